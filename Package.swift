@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Sentio",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "SentioImage", targets: ["SentioImage"]),
+        .library(name: "SentioNeural", targets: ["SentioNeural"]),
+        .executable(name: "sentio", targets: ["sentio"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // System libraries, found with pkg-config (Debian: libpng-dev, libjpeg62-turbo-dev).
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        // The few lines of C that libjpeg's setjmp/longjmp error handling needs; Swift cannot
+        // call setjmp safely, so every libjpeg and libpng call happens behind this shim.
+        .target(name: "CSentioCodecs", dependencies: ["CPNG", "CJPEG"]),
+        .target(name: "SentioImage", dependencies: ["CSentioCodecs"]),
+        .target(name: "SentioNeural", dependencies: ["SentioImage"]),
+        .executableTarget(
+            name: "sentio",
+            dependencies: [
+                "SentioImage", "SentioNeural",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .testTarget(name: "SentioImageTests", dependencies: ["SentioImage"]),
+        .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,33 @@
+import ArgumentParser
+import SentioNeural
+
+struct ModelsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "models",
+        abstract: "The model files fetched by scripts/fetch-models.",
+        subcommands: [List.self, Path.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the models in the store.")
+        @Option(help: "Model directory (default: $SENTIO_MODELS or ~/.cache/sentio/models).") var directory: String?
+
+        func run() throws {
+            let store = ModelStore(directory: directory)
+            let names = store.available()
+            if names.isEmpty {
+                throw ModelStoreError.missing(name: "any model", directory: store.directory)
+            }
+            for name in names { print(name) }
+        }
+    }
+
+    struct Path: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the file of a model.")
+        @Argument(help: "Model name, e.g. face_detection_short_range.") var name: String
+        @Option(help: "Model directory (default: $SENTIO_MODELS or ~/.cache/sentio/models).") var directory: String?
+
+        func run() throws {
+            print(try ModelStore(directory: directory).path(of: name))
+        }
+    }
+}

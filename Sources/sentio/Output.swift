@@ -1,0 +1,42 @@
+import Foundation
+
+/// JSON printing with stable, sorted keys, as every `--json` output promises.
+enum JSONOutput {
+    static func print<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        Swift.print(String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// `--bench N`: runs the whole pipeline N times after one warm-up run, in one process.
+enum Bench {
+    struct Result: Encodable {
+        let median_ms: Double
+        let min_ms: Double
+        let max_ms: Double
+        let runs: Int
+    }
+
+    static func run(_ runs: Int, _ body: () throws -> Void) throws -> Result {
+        precondition(runs > 0)
+        try body()  // warm-up: page in code, caches, lazily built tables
+        var times: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0 ..< runs {
+            let start = clock.now
+            try body()
+            let elapsed = clock.now - start
+            times.append(Double(elapsed.components.seconds) * 1e3 + Double(elapsed.components.attoseconds) * 1e-15)
+        }
+        times.sort()
+        let median = runs % 2 == 1 ? times[runs / 2] : (times[runs / 2 - 1] + times[runs / 2]) / 2
+        return Result(median_ms: median, min_ms: times[0], max_ms: times[runs - 1], runs: runs)
+    }
+
+    /// Runs and prints the JSON line.
+    static func report(_ runs: Int, _ body: () throws -> Void) throws {
+        try JSONOutput.print(run(runs, body))
+    }
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Sentio: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sentio",
+        abstract: "Perception and motion sensing for Swift: images, models, faces, hands, motion.",
+        version: "0.1.0",
+        subcommands: [ImageCommand.self, ModelsCommand.self])
+}
