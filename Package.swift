@@ -31,7 +31,9 @@ let package = Package(
                 "SentioImage", "SentioNeural",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .testTarget(name: "SentioImageTests", dependencies: ["SentioImage"]),
+        // Mutation fuzzing of the decoders, in a process of its own so heap counts are exact.
+        .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "CSentioCodecs"]),
+        .testTarget(name: "SentioImageTests", dependencies: ["SentioImage"], exclude: ["Data"]),
         .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural"]),
     ],
     swiftLanguageModes: [.v6]

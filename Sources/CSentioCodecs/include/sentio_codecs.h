@@ -74,6 +74,9 @@ int sentio_png_encode(const uint8_t *pixels, int width, int height, size_t strid
 
 void sentio_free(void *p);
 
+/// Bytes of the C heap in use (glibc; 0 elsewhere), for leak checks.
+size_t sentio_heap_in_use(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,175 @@
+// sentio-fuzz: seeded mutation fuzzing of the PNG and JPEG decoders over real files.
+//
+// Bytes are flipped, set, deleted and duplicated, files truncated, and for half the PNGs the
+// chunk CRCs are repaired so the mutations reach the inflater and the row filters. Every input
+// must come back as an image or an ImageError: a crash ends the run, and the time and heap
+// bounds below catch hangs and leaks. It runs in a process of its own so that the heap count
+// (glibc's mallinfo2) sees only the decoders. `make test` runs it with 100,000 inputs each.
+//
+// Usage: sentio-fuzz [ITERATIONS] (default 100000 per decoder)
+import Foundation
+import CSentioCodecs
+import SentioImage
+
+enum Fuzz {
+    static let fixtures: String? = {
+        let candidates = [ProcessInfo.processInfo.environment["SENTIO_FIXTURES"], "../shared/fixtures"].compactMap { $0 }
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/README.md") }
+    }()
+
+    static func images(under directory: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
+        return walker.compactMap { $0 as? String }
+            .filter { ["png", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
+            .map { directory + "/" + $0 }.sorted()
+    }
+
+    static func gradient() throws -> Image {
+        var image = try Image(width: 40, height: 32, format: .rgb8)
+        for y in 0 ..< 32 { for x in 0 ..< 40 { image[x, y, 0] = UInt8(x * 6); image[x, y, 1] = UInt8(y * 8); image[x, y, 2] = UInt8((x + y) * 3) } }
+        return image
+    }
+
+    /// Small real seeds: fixture photos shrunk (so 100,000 decodes take seconds, not hours)
+    /// and saved in every variant each decoder handles.
+    static func seeds(_ format: ImageFileFormat) throws -> [[UInt8]] {
+        var photos: [Image] = []
+        if let fixtures = Fuzz.fixtures {
+            for path in Fuzz.images(under: fixtures + "/faces/identity").prefix(4) {
+                photos.append(try ImageIO.read(path).resized(to: Size(width: 40, height: 32), method: .area))
+            }
+        }
+        if photos.isEmpty { photos = [try gradient()] }
+        var seeds: [[UInt8]] = []
+        for photo in photos {
+            switch format {
+            case .jpeg:
+                seeds.append(try JPEG.encode(photo, quality: 80))
+                seeds.append(try JPEG.encode(photo, quality: 60, progressive: true, orientation: .right))
+                seeds.append(try JPEG.encode(photo.converted(to: .gray8), quality: 70))
+                seeds.append(try JPEG.encodeCMYK(photo.converted(to: .rgba8), quality: 70))
+            case .png:
+                seeds.append(try PNG.encode(photo))
+                seeds.append(try PNG.encode(photo.converted(to: .gray8)))
+                seeds.append(try PNG.encode(photo.converted(to: .rgba8)))
+            }
+        }
+        if format == .png {
+            let suite = "Tests/SentioImageTests/Data/pngsuite/"
+            for name in ["type3_depth4_adam7.png", "type0_depth16_adam7.png", "type4_depth16_plain.png", "type0_depth1_plain.png"]
+                where FileManager.default.fileExists(atPath: suite + name) {
+                seeds.append(try FileIO.read(suite + name))
+            }
+        }
+        return seeds
+    }
+
+    static func mutate(_ seed: [UInt8], _ rng: inout SeededRandom) -> [UInt8] {
+        var b = seed
+        for _ in 0 ..< Int.random(in: 1 ... 6, using: &rng) {
+            guard !b.isEmpty else { break }
+            let at = Int.random(in: 0 ..< b.count, using: &rng)
+            switch Int.random(in: 0 ..< 6, using: &rng) {
+            case 0: b[at] ^= UInt8(1 << Int.random(in: 0 ..< 8, using: &rng))
+            case 1: b[at] = [0, 0xFF, 0x7F, 0x80, 0x01][Int.random(in: 0 ..< 5, using: &rng)]
+            case 2: b[at] = UInt8.random(in: 0 ... 255, using: &rng)
+            case 3: b.removeSubrange(at ..< min(b.count, at + Int.random(in: 1 ... 16, using: &rng)))
+            case 4:
+                let run = Array(b[at ..< min(b.count, at + Int.random(in: 1 ... 32, using: &rng))])
+                b.insert(contentsOf: run, at: Int.random(in: 0 ... b.count, using: &rng))
+            default: b = Array(b.prefix(at))
+            }
+        }
+        return b
+    }
+
+    static let crcTable: [UInt32] = (0 ..< 256).map { n in
+        var c = UInt32(n)
+        for _ in 0 ..< 8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        return c
+    }
+
+    /// Rewrites the CRC of every whole chunk so that only the mutated contents are wrong.
+    static func repairCRCs(_ b: inout [UInt8]) {
+        var at = 8
+        while at + 12 <= b.count {
+            let length = b[at ..< at + 4].reduce(0) { $0 << 8 | Int($1) }
+            guard length <= b.count - at - 12 else { return }
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in b[at + 4 ..< at + 8 + length] { crc = crcTable[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+            crc ^= 0xFFFF_FFFF
+            for k in 0 ..< 4 { b[at + 8 + length + k] = UInt8(truncatingIfNeeded: crc >> (24 - 8 * k)) }
+            at += 12 + length
+        }
+    }
+
+
+    /// Bytes the C heap holds in use now.
+    static func heapInUse() -> Int {
+        Int(sentio_heap_in_use())
+    }
+
+    /// Fuzzes one decoder; returns the problems found.
+    static func run(_ format: ImageFileFormat, iterations: Int) throws -> [String] {
+        let seeds = try seeds(format)
+        var rng = SeededRandom(seed: format == .jpeg ? 0x5E_7710 : 0x0B_1A5E)
+        // Small limits keep damaged headers from asking for huge images.
+        let options = DecodeOptions(maxPixels: 4_000_000)
+        var decoded = 0, refused = 0, heapAtTenth = 0
+        let clock = ContinuousClock()
+        var slowest = Duration.zero
+        let started = clock.now
+        for i in 0 ..< iterations {
+            if i == iterations / 10 { heapAtTenth = heapInUse() }
+            var input = mutate(seeds[i % seeds.count], &rng)
+            // A flipped byte almost always breaks a chunk CRC and stops libpng at once; with
+            // the CRCs repaired, half the inputs reach the inflater and the row filters.
+            if format == .png && i % 2 == 0 { repairCRCs(&input) }
+            let start = clock.now
+            do {
+                _ = try ImageIO.decode(input, source: "fuzz", options: options)
+                decoded += 1
+            } catch is ImageError {
+                refused += 1
+            }
+            slowest = max(slowest, clock.now - start)
+        }
+        let growth = heapInUse() - heapAtTenth
+        print("sentio-fuzz \(format.rawValue): \(iterations) inputs from \(seeds.count) seeds in \(clock.now - started): "
+            + "\(decoded) decoded, \(refused) refused with typed errors, slowest input \(slowest), "
+            + "heap growth \(growth) bytes after the first 10%")
+        var problems: [String] = []
+        if refused < iterations / 10 { problems.append("\(format.rawValue): too few inputs broke; the mutator is not working") }
+        if slowest > .seconds(2) { problems.append("\(format.rawValue): one input took \(slowest) (a hang)") }
+        // Anything the decoders keep per input would add up to megabytes over 90,000 inputs.
+        if growth > 256 * 1024 { problems.append("\(format.rawValue): the heap grew by \(growth) bytes (a leak)") }
+        return problems
+    }
+}
+
+/// A deterministic generator (SplitMix64), so every run reproduces from its seed.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+let iterations = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
+var problems: [String] = []
+do {
+    for format in [ImageFileFormat.jpeg, .png] { problems += try Fuzz.run(format, iterations: iterations) }
+} catch {
+    problems.append("could not build the seeds: \(error)")
+}
+if problems.isEmpty {
+    print("sentio-fuzz: no crash, no hang, no leak")
+} else {
+    for p in problems { print("sentio-fuzz: FAIL: \(p)") }
+    exit(1)
+}

@@ -1,0 +1,28 @@
+import Foundation
+import SentioImage
+import Testing
+
+@Suite("Fixtures")
+struct FixtureTests {
+    @Test("every image under the shared fixtures decodes, upright, at the size its header gives")
+    func everyFixtureDecodes() throws {
+        guard let fixtures = TestData.fixtures else {
+            print("skip: no fixtures ($SENTIO_FIXTURES or ../shared/fixtures)")
+            return
+        }
+        let paths = TestData.images(under: fixtures)
+        #expect(paths.count > 400)
+        var oriented = 0
+        for path in paths {
+            do {
+                let info = try ImageIO.info(path)
+                let image = try ImageIO.read(path)
+                #expect(image.width == info.width && image.height == info.height, "\(path)")
+                if info.orientation != .up { oriented += 1 }
+            } catch {
+                Issue.record("\(path): \(error)")
+            }
+        }
+        print("fixtures: \(paths.count) images decoded, \(oriented) with a non-trivial EXIF orientation")
+    }
+}

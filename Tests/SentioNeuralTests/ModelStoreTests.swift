@@ -1,0 +1,39 @@
+import Foundation
+import SentioNeural
+import Testing
+
+@Suite("ModelStore")
+struct ModelStoreTests {
+    @Test("a missing model is an error that names the command that fetches it")
+    func missing() throws {
+        let store = ModelStore(directory: "/nonexistent-models")
+        #expect {
+            try store.path(of: "face_landmark")
+        } throws: { error in
+            "\(error)".contains("scripts/fetch-models") && "\(error)".contains("face_landmark")
+        }
+        #expect(store.available().isEmpty)
+    }
+
+    @Test("resolves the fetched models by name, with or without extension")
+    func resolves() throws {
+        let store = ModelStore()
+        guard !store.available().isEmpty else {
+            print("skip: no models in \(store.directory); run scripts/fetch-models")
+            return
+        }
+        // The manifest lists what fetch-models puts there; every row must resolve.
+        var manifest = URL(fileURLWithPath: #filePath)
+        for _ in 0 ..< 3 { manifest.deleteLastPathComponent() }
+        let rows = try String(contentsOf: manifest.appendingPathComponent("models/manifest.tsv"), encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "\t") }
+        let models = rows.filter { $0[0] == "model" }.map { String($0[1]) }
+        #expect(models.count == 18)
+        for name in models {
+            let path = try store.path(of: name)
+            #expect(FileManager.default.fileExists(atPath: path))
+        }
+        #expect(try store.path(of: "face_landmark.tflite").hasSuffix("/face_landmark.tflite"))
+        #expect(Set(store.available()).isSuperset(of: models))
+    }
+}
