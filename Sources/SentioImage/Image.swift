@@ -11,7 +11,7 @@ public struct Image: Sendable {
     /// Bytes from the start of one row to the start of the next (≥ width × channels).
     public let rowStride: Int
     /// Storage, possibly shared with other views.
-    @usableFromInline internal var storage: [UInt8]
+    @usableFromInline internal var storage: PixelStorage
     /// Byte offset of pixel (0, 0) in `storage`.
     @usableFromInline internal var origin: Int
 
@@ -27,7 +27,7 @@ public struct Image: Sendable {
         self.height = height
         self.format = format
         self.rowStride = width * format.channels
-        self.storage = [UInt8](repeating: fill, count: width * height * format.channels)
+        self.storage = PixelStorage(count: width * height * format.channels, repeating: fill)
         self.origin = 0
     }
 
@@ -43,7 +43,9 @@ public struct Image: Sendable {
         self.height = height
         self.format = format
         self.rowStride = stride
-        self.storage = bytes
+        let storage = PixelStorage(count: bytes.count)
+        bytes.withUnsafeBufferPointer { storage.bytes.update(from: $0.baseAddress!, count: bytes.count) }
+        self.storage = storage
         self.origin = 0
     }
 
@@ -56,10 +58,8 @@ public struct Image: Sendable {
         self.format = format
         self.rowStride = width * format.channels
         self.origin = 0
-        self.storage = try [UInt8](unsafeUninitializedCapacity: width * height * format.channels) { buffer, count in
-            try body(buffer)
-            count = buffer.count
-        }
+        self.storage = PixelStorage(count: width * height * format.channels)
+        try body(UnsafeMutableBufferPointer(start: storage.bytes, count: storage.count))
     }
 
     /// Number of pixels.
@@ -70,39 +70,47 @@ public struct Image: Sendable {
     public subscript(x: Int, y: Int, channel: Int) -> UInt8 {
         get {
             precondition(x >= 0 && x < width && y >= 0 && y < height && channel >= 0 && channel < channels)
-            return storage[origin + y * rowStride + x * channels + channel]
+            return storage.bytes[origin + y * rowStride + x * channels + channel]
         }
         set {
             precondition(x >= 0 && x < width && y >= 0 && y < height && channel >= 0 && channel < channels)
-            storage[origin + y * rowStride + x * channels + channel] = newValue
+            makeUnique()
+            storage.bytes[origin + y * rowStride + x * channels + channel] = newValue
         }
     }
 
     /// The pixel at (`x`, `y`) as RGBA (gray is replicated, missing alpha is 255).
     public func pixel(x: Int, y: Int) -> RGBA {
-        let base = origin + y * rowStride + x * channels
+        precondition(x >= 0 && x < width && y >= 0 && y < height)
+        let p = storage.bytes + origin + y * rowStride + x * channels
         switch format {
-        case .gray8: return RGBA(storage[base], storage[base], storage[base])
-        case .rgb8: return RGBA(storage[base], storage[base + 1], storage[base + 2])
-        case .rgba8: return RGBA(storage[base], storage[base + 1], storage[base + 2], storage[base + 3])
+        case .gray8: return RGBA(p[0], p[0], p[0])
+        case .rgb8: return RGBA(p[0], p[1], p[2])
+        case .rgba8: return RGBA(p[0], p[1], p[2], p[3])
         }
     }
 
     /// Calls `body` with the bytes of this view: row `y` starts at `y * rowStride`.
     @inlinable
     public func withUnsafeBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        try storage.withUnsafeBufferPointer { all in
-            try body(UnsafeBufferPointer(rebasing: all[origin ..< origin + viewByteCount]))
+        try withExtendedLifetime(storage) {
+            try body(UnsafeBufferPointer(start: storage.bytes + origin, count: viewByteCount))
         }
     }
 
     /// Calls `body` with the mutable bytes of this view (copying shared storage first).
     @inlinable
     public mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        let start = origin, count = viewByteCount
-        return try storage.withUnsafeMutableBufferPointer { all in
-            try body(UnsafeMutableBufferPointer(rebasing: all[start ..< start + count]))
+        makeUnique()
+        return try withExtendedLifetime(storage) {
+            try body(UnsafeMutableBufferPointer(start: storage.bytes + origin, count: viewByteCount))
         }
+    }
+
+    /// Copies shared storage before a write, so other views keep their pixels.
+    @inlinable
+    internal mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
     }
 
     /// Bytes from the first pixel of the view to the last.
@@ -149,8 +157,7 @@ public struct Image: Sendable {
 
     /// Tightly packed pixel bytes, row after row.
     public var packedBytes: [UInt8] {
-        let packed = compacted()
-        return Array(packed.storage[0 ..< packed.width * packed.height * packed.channels])
+        compacted().withUnsafeBytes { Array($0) }
     }
 }
 
