@@ -26,7 +26,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .corrupt(source, format, detail): "\(source): corrupt \(format.rawValue.uppercased()): \(detail)"
         case let .invalidDimensions(w, h): "invalid image dimensions \(w)×\(h)"
         case let .tooLarge(w, h, limit):
-            "image of \(w)×\(h) = \(w * h) pixels exceeds the limit of \(limit) pixels"
+            "image of \(w)×\(h) pixels exceeds the limit of \(limit) pixels"
         case let .invalidArgument(message): message
         case let .encodeFailed(format, detail): "\(format.rawValue.uppercased()) encoding failed: \(detail)"
         }

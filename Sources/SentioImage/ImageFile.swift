@@ -113,7 +113,9 @@ public enum ImageIO {
 
     static func checkLimits(width: Int, height: Int, options: DecodeOptions) throws {
         guard width > 0, height > 0 else { throw ImageError.invalidDimensions(width: width, height: height) }
-        guard width * height <= options.maxPixels else {
+        // Header fields are untrusted: two 32-bit sizes overflow even a 64-bit product.
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= options.maxPixels else {
             throw ImageError.tooLarge(width: width, height: height, limit: options.maxPixels)
         }
     }

@@ -40,7 +40,10 @@ public enum PNG {
         case 6: ("rgba", 4)
         default: throw ImageError.corrupt(source: source, format: .png, detail: "unknown colour type \(colorType)")
         }
-        guard width > 0, height > 0 else { throw ImageError.invalidDimensions(width: width, height: height) }
+        // The PNG specification caps both at 2³¹ − 1.
+        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max) else {
+            throw ImageError.invalidDimensions(width: width, height: height)
+        }
         return ImageFileInfo(format: .png, storedWidth: width, storedHeight: height, channels: channels,
                              colorModel: model, bitDepth: depth, progressive: interlace == 1, orientation: .up)
     }

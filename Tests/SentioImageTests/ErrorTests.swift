@@ -40,6 +40,9 @@ struct ErrorTests {
         // IHDR width/height at bytes 16…23: claim 30000 × 30000 (900 megapixels).
         for (i, b) in [0, 0, 0x75, 0x30, 0, 0, 0x75, 0x30].enumerated() { png[16 + i] = UInt8(b) }
         #expect(throws: ImageError.tooLarge(width: 30000, height: 30000, limit: 100_000_000)) { try PNG.decode(png) }
+        // Sizes past PNG's 2³¹ − 1 (the product of two would overflow Int; found by sentio-fuzz).
+        for i in 16 ..< 24 { png[i] = 0xFF }
+        #expect(throws: ImageError.invalidDimensions(width: 0xFFFF_FFFF, height: 0xFFFF_FFFF)) { try PNG.decode(png) }
         for i in 16 ..< 24 { png[i] = 0 }
         #expect(throws: ImageError.invalidDimensions(width: 0, height: 0)) { try PNG.decode(png) }
         // The limit is configurable.
