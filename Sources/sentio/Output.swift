@@ -11,6 +11,8 @@ enum JSONOutput {
 }
 
 /// `--bench N`: runs the whole pipeline N times after one warm-up run, in one process.
+typealias SentioBench = Bench
+
 enum Bench {
     struct Result: Encodable {
         let median_ms: Double
@@ -19,9 +21,9 @@ enum Bench {
         let runs: Int
     }
 
-    static func run(_ runs: Int, _ body: () throws -> Void) throws -> Result {
+    static func run(_ runs: Int, warmup: Bool = true, _ body: () throws -> Void) throws -> Result {
         precondition(runs > 0)
-        try body()  // warm-up: page in code, caches, lazily built tables
+        if warmup { try body() }  // page in code, caches, lazily built tables
         var times: [Double] = []
         let clock = ContinuousClock()
         for _ in 0 ..< runs {

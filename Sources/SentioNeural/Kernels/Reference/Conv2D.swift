@@ -1,0 +1,30 @@
+/// Reference CONV_2D: out[n,y,x,o] = act(bias[o] + Σ x[n, y·s−p+ky·d, x·s−p+kx·d, c] · w[o,ky,kx,c]).
+enum ReferenceConv2D {
+    static func run(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor, window: Window, activation: Activation) {
+        let (n, h, w, c) = x.nhwc
+        let (co, kh, kw, _) = filter.nhwc
+        let (_, oh, ow, _) = out.nhwc
+        let padT = Window.outputAndPad(input: h, filter: kh, stride: window.strideH, dilation: window.dilationH, padding: window.padding).1
+        let padL = Window.outputAndPad(input: w, filter: kw, stride: window.strideW, dilation: window.dilationW, padding: window.padding).1
+        for b in 0 ..< n {
+            for oy in 0 ..< oh {
+                for ox in 0 ..< ow {
+                    for o in 0 ..< co {
+                        var acc = bias?.data[o] ?? 0
+                        for ky in 0 ..< kh {
+                            let iy = oy * window.strideH - padT + ky * window.dilationH
+                            if iy < 0 || iy >= h { continue }
+                            for kx in 0 ..< kw {
+                                let ix = ox * window.strideW - padL + kx * window.dilationW
+                                if ix < 0 || ix >= w { continue }
+                                let xi = ((b * h + iy) * w + ix) * c, wi = ((o * kh + ky) * kw + kx) * c
+                                for k in 0 ..< c { acc += x.data[xi + k] * filter.data[wi + k] }
+                            }
+                        }
+                        out.data[((b * oh + oy) * ow + ox) * co + o] = activation.apply(acc)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// Reference DEPTHWISE_CONV_2D: output channel c·M + m filters input channel c alone.
+enum ReferenceDepthwiseConv2D {
+    static func run(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor, window: Window,
+                    multiplier: Int, activation: Activation) {
+        let (n, h, w, c) = x.nhwc
+        let (_, kh, kw, co) = filter.nhwc
+        let (_, oh, ow, _) = out.nhwc
+        let padT = Window.outputAndPad(input: h, filter: kh, stride: window.strideH, dilation: window.dilationH, padding: window.padding).1
+        let padL = Window.outputAndPad(input: w, filter: kw, stride: window.strideW, dilation: window.dilationW, padding: window.padding).1
+        for b in 0 ..< n {
+            for oy in 0 ..< oh {
+                for ox in 0 ..< ow {
+                    for o in 0 ..< co {
+                        let ic = o / multiplier
+                        var acc = bias?.data[o] ?? 0
+                        for ky in 0 ..< kh {
+                            let iy = oy * window.strideH - padT + ky * window.dilationH
+                            if iy < 0 || iy >= h { continue }
+                            for kx in 0 ..< kw {
+                                let ix = ox * window.strideW - padL + kx * window.dilationW
+                                if ix < 0 || ix >= w { continue }
+                                acc += x.data[((b * h + iy) * w + ix) * c + ic] * filter.data[(ky * kw + kx) * co + o]
+                            }
+                        }
+                        out.data[((b * oh + oy) * ow + ox) * co + o] = activation.apply(acc)
+                    }
+                }
+            }
+        }
+    }
+}

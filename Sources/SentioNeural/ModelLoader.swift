@@ -1,0 +1,12 @@
+/// Loads a model file of any format the engine reads (TFLite now; dlib nets later) into a
+/// ``Graph``; the format is recognised from the file's bytes, not its name.
+public enum ModelLoader {
+    public static func load(path: String) throws -> Graph {
+        let file = try MappedFile(path: path)
+        let bytes = file.bytes
+        if bytes.count >= 8, String(decoding: UnsafeRawBufferPointer(rebasing: bytes[4 ..< 8]), as: UTF8.self) == "TFL3" {
+            return try TFLiteLoader.load(file)
+        }
+        throw ModelError.malformed("\(path) is not a TFLite model (no 'TFL3' identifier)")
+    }
+}
