@@ -24,7 +24,10 @@ let package = Package(
         // call setjmp safely, so every libjpeg and libpng call happens behind this shim.
         .target(name: "CSentioCodecs", dependencies: ["CPNG", "CJPEG"]),
         .target(name: "SentioImage", dependencies: ["CSentioCodecs"]),
-        .target(name: "SentioNeural", dependencies: ["SentioImage"]),
+        // The hot loops of the neural engine: AVX2/FMA behind runtime detection, portable C
+        // otherwise (see docs/neural-kernels.md).
+        .target(name: "CSentioKernels"),
+        .target(name: "SentioNeural", dependencies: ["SentioImage", "CSentioKernels"]),
         .executableTarget(
             name: "sentio",
             dependencies: [

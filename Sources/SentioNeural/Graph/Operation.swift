@@ -34,9 +34,11 @@ public enum Activation: String, Sendable, Equatable {
     cExp(x)
 }
 
-/// SAME pads so that output = ceil(input / stride); VALID does not pad.
-public enum Padding: String, Sendable, Equatable {
+/// SAME pads so that output = ceil(input / stride); VALID does not pad; explicit padding comes
+/// from a PAD node folded into the convolution that reads it.
+public enum Padding: Sendable, Equatable {
     case same, valid
+    case explicit(top: Int, bottom: Int, left: Int, right: Int)
 }
 
 /// A 2-D window: kernel or pooling geometry.
@@ -58,7 +60,8 @@ public struct Window: Sendable, Equatable {
     }
 
     /// Output size and leading padding along one axis, as TFLite computes them.
-    public static func outputAndPad(input: Int, filter: Int, stride: Int, dilation: Int, padding: Padding) -> (Int, Int) {
+    public static func outputAndPad(input: Int, filter: Int, stride: Int, dilation: Int, padding: Padding,
+                                    explicit: (Int, Int) = (0, 0)) -> (Int, Int) {
         let effective = (filter - 1) * dilation + 1
         switch padding {
         case .valid:
@@ -67,7 +70,23 @@ public struct Window: Sendable, Equatable {
             let out = (input + stride - 1) / stride
             let total = max(0, (out - 1) * stride + effective - input)
             return (out, total / 2)
+        case .explicit:
+            return ((input + explicit.0 + explicit.1 - effective + stride) / stride, explicit.0)
         }
+    }
+
+    /// Output height and top padding for an input of `input` rows and a filter of `filter` rows.
+    public func vertical(input: Int, filter: Int) -> (Int, Int) {
+        var before = 0, after = 0
+        if case let .explicit(top, bottom, _, _) = padding { (before, after) = (top, bottom) }
+        return Window.outputAndPad(input: input, filter: filter, stride: strideH, dilation: dilationH, padding: padding, explicit: (before, after))
+    }
+
+    /// Output width and left padding.
+    public func horizontal(input: Int, filter: Int) -> (Int, Int) {
+        var before = 0, after = 0
+        if case let .explicit(_, _, left, right) = padding { (before, after) = (left, right) }
+        return Window.outputAndPad(input: input, filter: filter, stride: strideW, dilation: dilationW, padding: padding, explicit: (before, after))
     }
 }
 

@@ -86,9 +86,10 @@ public final class Interpreter {
             }
         }
         let memory = tensorMemory
-        let builder = KernelBuilder(graph: graph, choice: kernels) { t in
+        var builder = KernelBuilder(graph: graph, choice: kernels) { t in
             FloatTensor(shape: planned[t], data: memory[t] ?? memory.values.first!)
         }
+        builder.threads = self.threads
         for (i, node) in graph.nodes.enumerated() {
             steps.append(try builder.build(node, index: i, outputShape: shapes[node.outputs[0]]))
         }

@@ -28,6 +28,20 @@ public struct ThreadPool: Sendable {
     }
 }
 
+extension ThreadPool {
+    /// Calls `body(worker, workers)` once on each of `min(threads, limit)` threads, so each can
+    /// take its own share of the work and its own scratch memory.
+    @inlinable
+    public func forEachWorker(limit: Int, _ body: (Int, Int) -> Void) {
+        let workers = max(1, min(threads, limit))
+        if workers == 1 { return body(0, 1) }
+        withoutActuallyEscaping(body) { body in
+            let box = UncheckedBox(body)
+            DispatchQueue.concurrentPerform(iterations: workers) { box.value($0, workers) }
+        }
+    }
+}
+
 /// Hands a non-Sendable value to `concurrentPerform`: the kernels split their output into
 /// disjoint parts per chunk, so the closures never write the same memory.
 @usableFromInline

@@ -2,6 +2,8 @@
 struct KernelBuilder {
     let graph: Graph
     let choice: KernelChoice
+    /// Most threads any run will use (scratch memory is sized for them).
+    var threads = 1
     /// The memory of tensor i (arena or constant pool).
     let tensor: (Int) -> FloatTensor
 
@@ -20,7 +22,7 @@ struct KernelBuilder {
         switch node.operation {
         case let .conv2D(window, act):
             let (x, f, b) = (input(0), input(1), optional(2))
-            if fast, let k = FastConv2D.make(x: x, filter: f, bias: b, out: out, window: window, activation: act) {
+            if fast, let k = FastConv2D.make(x: x, filter: f, bias: b, out: out, window: window, activation: act, threads: threads) {
                 return Kernel(name: name, run: k)
             }
             return Kernel(name: name) { _ in ReferenceConv2D.run(x: x, filter: f, bias: b, out: out, window: window, activation: act) }
@@ -35,7 +37,7 @@ struct KernelBuilder {
             }
         case let .fullyConnected(act, _):
             let (x, w, b) = (input(0), input(1), optional(2))
-            if fast, let k = FastFullyConnected.make(x: x, weights: w, bias: b, out: out, activation: act) {
+            if fast, let k = FastFullyConnected.make(x: x, weights: w, bias: b, out: out, activation: act, threads: threads) {
                 return Kernel(name: name, run: k)
             }
             return Kernel(name: name) { _ in ReferenceFullyConnected.run(x: x, weights: w, bias: b, out: out, activation: act) }
@@ -97,6 +99,7 @@ struct KernelBuilder {
             var padded = out
             padded.shape = x.shape.enumerated().map { $0.element + p[2 * $0.offset] + p[2 * $0.offset + 1] }
             let target = padded
+            if fast, let k = FastShape.pad(x: x, before: before, out: target) { return Kernel(name: name, run: k) }
             return Kernel(name: name) { _ in ReferenceShape.pad(x: x, before: before, out: target) }
         case .reshape:
             let x = input(0)

@@ -45,16 +45,16 @@ enum ShapeInference {
             try rank4(x, "input"); try rank4(f, "filter")
             guard f[3] == x[3] else { throw fail(index, node, "filter depth \(f[3]) for \(x[3]) input channels") }
             if let b = optionalCount(2), b != f[0] { throw fail(index, node, "bias of \(b) for \(f[0]) outputs") }
-            let oh = Window.outputAndPad(input: x[1], filter: f[1], stride: w.strideH, dilation: w.dilationH, padding: w.padding).0
-            let ow = Window.outputAndPad(input: x[2], filter: f[2], stride: w.strideW, dilation: w.dilationW, padding: w.padding).0
+            let oh = w.vertical(input: x[1], filter: f[1]).0
+            let ow = w.horizontal(input: x[2], filter: f[2]).0
             shape = [x[0], oh, ow, f[0]]
         case let .depthwiseConv2D(w, _, _):
             let x = try input(0), f = try input(1)
             try rank4(x, "input"); try rank4(f, "filter")
             guard f[0] == 1, f[3] % x[3] == 0 else { throw fail(index, node, "filter \(f) for \(x[3]) input channels") }
             if let b = optionalCount(2), b != f[3] { throw fail(index, node, "bias of \(b) for \(f[3]) outputs") }
-            let oh = Window.outputAndPad(input: x[1], filter: f[1], stride: w.strideH, dilation: w.dilationH, padding: w.padding).0
-            let ow = Window.outputAndPad(input: x[2], filter: f[2], stride: w.strideW, dilation: w.dilationW, padding: w.padding).0
+            let oh = w.vertical(input: x[1], filter: f[1]).0
+            let ow = w.horizontal(input: x[2], filter: f[2]).0
             shape = [x[0], oh, ow, f[3]]
         case let .fullyConnected(_, keep):
             let x = try input(0), wts = try input(1)
@@ -90,8 +90,8 @@ enum ShapeInference {
         case let .maxPool2D(w, _), let .averagePool2D(w, _):
             let x = try input(0)
             try rank4(x, "input")
-            let oh = Window.outputAndPad(input: x[1], filter: w.filterH, stride: w.strideH, dilation: 1, padding: w.padding).0
-            let ow = Window.outputAndPad(input: x[2], filter: w.filterW, stride: w.strideW, dilation: 1, padding: w.padding).0
+            let oh = w.vertical(input: x[1], filter: w.filterH).0
+            let ow = w.horizontal(input: x[2], filter: w.filterW).0
             shape = [x[0], oh, ow, x[3]]
         case let .mean(keep):
             let x = try input(0)

@@ -1,14 +1,173 @@
-// Fast kernels: placeholders return nil (the reference kernel is used) until the SIMD paths exist.
+import CSentioKernels
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Memory a fast kernel owns (packed weights, padded bias, per-thread scratch), freed with it.
+final class KernelMemory: @unchecked Sendable {
+    // Unchecked: written once when the kernel is built, then only read (scratch: one slice per worker).
+    private(set) var blocks: [UnsafeMutablePointer<Float>] = []
+
+    func allocate(_ count: Int, zeroed: Bool = true) -> UnsafeMutablePointer<Float> {
+        let p = Interpreter.allocate(max(16, count))
+        if zeroed { p.initialize(repeating: 0, count: max(16, count)) }
+        blocks.append(p)
+        return p
+    }
+
+    deinit { for p in blocks { free(p) } }
+}
+
+/// The convolution as a packed matrix product (CSentioKernels' 6×16 micro-kernel).
 enum FastConv2D {
-    static func make(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor, window: Window, activation: Activation) -> ((ThreadPool) -> Void)? { nil }
+    static func make(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor, window: Window,
+                     activation: Activation, threads: Int) -> ((ThreadPool) -> Void)? {
+        guard activation != .tanh else { return nil }
+        let (n, h, w, c) = x.nhwc
+        let (co, kh, kw, _) = filter.nhwc
+        let (_, oh, ow, _) = out.nhwc
+        let memory = KernelMemory()
+        let kdim = kh * kw * c
+        let packed = memory.allocate(sentio_packed_size(Int32(co), Int32(kdim)), zeroed: false)
+        sentio_pack(filter.data, Int32(co), Int32(kdim), packed)
+        let panels = (co + Int(SENTIO_NR) - 1) / Int(SENTIO_NR)
+        let paddedBias = memory.allocate(panels * Int(SENTIO_NR))
+        if let bias { paddedBias.update(from: bias.data, count: co) }
+        let padT = window.vertical(input: h, filter: kh).1
+        let padL = window.horizontal(input: w, filter: kw).1
+        let (lo, hi) = activation.bounds
+        let pointwise = kh == 1 && kw == 1 && window.strideH == 1 && window.strideW == 1 && padT == 0 && padL == 0
+        var conv = sentio_conv(
+            input: x.data, output: out.data, packed: packed, bias: paddedBias,
+            batch: Int32(n), in_h: Int32(h), in_w: Int32(w), in_c: Int32(c),
+            out_h: Int32(oh), out_w: Int32(ow), out_c: Int32(co),
+            k_h: Int32(kh), k_w: Int32(kw), stride_h: Int32(window.strideH), stride_w: Int32(window.strideW),
+            dil_h: Int32(window.dilationH), dil_w: Int32(window.dilationW), pad_t: Int32(padT), pad_l: Int32(padL),
+            act_min: lo, act_max: hi, pointwise: pointwise ? 1 : 0)
+        let scratchSize = sentio_conv_scratch(&conv)
+        let scratch = memory.allocate(max(1, scratchSize * threads), zeroed: false)
+        let blocks = (n * oh * ow + Int(SENTIO_CONV_BLOCK) - 1) / Int(SENTIO_CONV_BLOCK)
+        let params = UncheckedBox(conv)
+        return { pool in
+            withExtendedLifetime(memory) {
+                pool.forEachWorker(limit: blocks) { worker, workers in
+                    var p = params.value
+                    // Contiguous shares keep each worker's input rows together in its cache.
+                    let begin = blocks * worker / workers, end = blocks * (worker + 1) / workers
+                    sentio_conv_blocks(&p, Int32(begin), Int32(end), scratch + worker * scratchSize)
+                }
+            }
+        }
+    }
 }
+
 enum FastDepthwise {
-    static func make(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor, window: Window, multiplier: Int, activation: Activation) -> ((ThreadPool) -> Void)? { nil }
+    static func make(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor, window: Window,
+                     multiplier: Int, activation: Activation) -> ((ThreadPool) -> Void)? {
+        guard multiplier == 1, activation != .tanh else { return nil }
+        let (n, h, w, c) = x.nhwc
+        let (_, kh, kw, _) = filter.nhwc
+        let (_, oh, ow, _) = out.nhwc
+        let memory = KernelMemory()
+        let biasCopy = memory.allocate(c)
+        if let bias { biasCopy.update(from: bias.data, count: c) }
+        let padT = window.vertical(input: h, filter: kh).1
+        let padL = window.horizontal(input: w, filter: kw).1
+        let (lo, hi) = activation.bounds
+        let params = UncheckedBox(sentio_depthwise(
+            input: x.data, output: out.data, filter: filter.data, bias: biasCopy,
+            batch: Int32(n), in_h: Int32(h), in_w: Int32(w), channels: Int32(c), out_h: Int32(oh), out_w: Int32(ow),
+            k_h: Int32(kh), k_w: Int32(kw), stride_h: Int32(window.strideH), stride_w: Int32(window.strideW),
+            dil_h: Int32(window.dilationH), dil_w: Int32(window.dilationW), pad_t: Int32(padT), pad_l: Int32(padL),
+            act_min: lo, act_max: hi))
+        let rows = n * oh
+        return { pool in
+            withExtendedLifetime(memory) {
+                pool.forEachWorker(limit: rows) { worker, workers in
+                    var p = params.value
+                    sentio_depthwise_rows(&p, Int32(rows * worker / workers), Int32(rows * (worker + 1) / workers))
+                }
+            }
+        }
+    }
 }
+
+/// FULLY_CONNECTED as the same packed product with one row per batch entry.
 enum FastFullyConnected {
-    static func make(x: FloatTensor, weights: FloatTensor, bias: FloatTensor?, out: FloatTensor, activation: Activation) -> ((ThreadPool) -> Void)? { nil }
+    static func make(x: FloatTensor, weights: FloatTensor, bias: FloatTensor?, out: FloatTensor, activation: Activation,
+                     threads: Int) -> ((ThreadPool) -> Void)? {
+        let outputs = weights.shape[0], inputs = weights.shape[1]
+        let batches = x.count / inputs
+        // A 1×1 convolution over a batches×1 "image" with `inputs` channels.
+        let asImage = FloatTensor(shape: [1, batches, 1, inputs], data: x.data)
+        let asFilter = FloatTensor(shape: [outputs, 1, 1, inputs], data: weights.data)
+        let asOut = FloatTensor(shape: [1, batches, 1, outputs], data: out.data)
+        return FastConv2D.make(x: asImage, filter: asFilter, bias: bias, out: asOut, window: Window(), activation: activation, threads: threads)
+    }
 }
+
 enum FastElementwise {
-    static func binary(_ a: FloatTensor, _ b: FloatTensor, out: FloatTensor, add: Bool, activation: Activation) -> ((ThreadPool) -> Void)? { nil }
-    static func prelu(_ x: FloatTensor, alpha: FloatTensor, out: FloatTensor) -> ((ThreadPool) -> Void)? { nil }
+    static func binary(_ a: FloatTensor, _ b: FloatTensor, out: FloatTensor, add: Bool, activation: Activation) -> ((ThreadPool) -> Void)? {
+        guard activation != .tanh else { return nil }
+        let (lo, hi) = activation.bounds
+        let multiply: Int32 = add ? 0 : 1
+        let count = out.count
+        // Same shapes: one flat loop.
+        if a.shape == b.shape, a.count == count {
+            let (pa, pb, po) = (UncheckedBox(a.data), UncheckedBox(b.data), UncheckedBox(out.data))
+            return { pool in
+                pool.forEachWorker(limit: max(1, count / 16384)) { worker, workers in
+                    sentio_binary_same(pa.value, pb.value, po.value, count * worker / workers, count * (worker + 1) / workers, multiply, lo, hi)
+                }
+            }
+        }
+        // One operand per channel (shape [C], [1, C], [1, 1, 1, C]…), in either position.
+        let channels = out.shape.last ?? 1
+        func perChannel(_ t: FloatTensor) -> Bool { t.count == channels && t.shape.last == channels }
+        let (full, small): (FloatTensor, FloatTensor)
+        if a.count == count, perChannel(b) { (full, small) = (a, b) } else if b.count == count, perChannel(a) { (full, small) = (b, a) } else { return nil }
+        let rows = count / channels
+        let (pf, ps, po) = (UncheckedBox(full.data), UncheckedBox(small.data), UncheckedBox(out.data))
+        return { pool in
+            pool.forEachWorker(limit: max(1, count / 16384)) { worker, workers in
+                sentio_binary_channel(pf.value, ps.value, po.value, rows * worker / workers, rows * (worker + 1) / workers,
+                                      Int32(channels), multiply, lo, hi)
+            }
+        }
+    }
+
+    static func prelu(_ x: FloatTensor, alpha: FloatTensor, out: FloatTensor) -> ((ThreadPool) -> Void)? {
+        let channels = out.shape.last ?? 1
+        guard x.count == out.count, alpha.count == channels, alpha.shape.last == channels else { return nil }
+        let rows = out.count / channels
+        let (px, pa, po) = (UncheckedBox(x.data), UncheckedBox(alpha.data), UncheckedBox(out.data))
+        return { pool in
+            pool.forEachWorker(limit: max(1, out.count / 16384)) { worker, workers in
+                sentio_prelu_channel(px.value, pa.value, po.value, rows * worker / workers, rows * (worker + 1) / workers, Int32(channels))
+            }
+        }
+    }
+}
+
+enum FastShape {
+    static func pad(x: FloatTensor, before: [Int], out: FloatTensor) -> ((ThreadPool) -> Void)? {
+        guard x.shape.count <= 4, before.allSatisfy({ $0 >= 0 }) else { return nil }
+        let lead = 4 - x.shape.count
+        let inShape = UncheckedBox([Int32](repeating: 1, count: lead) + x.shape.map { Int32($0) })
+        let outShape = UncheckedBox([Int32](repeating: 1, count: lead) + out.shape.map { Int32($0) })
+        let pads = UncheckedBox([Int32](repeating: 0, count: lead) + before.map { Int32($0) })
+        let rows = Int(outShape.value[0] * outShape.value[1])
+        let (px, po) = (UncheckedBox(x.data), UncheckedBox(out.data))
+        return { pool in
+            pool.forEachWorker(limit: max(1, out.count / 16384)) { worker, workers in
+                sentio_pad4(px.value, inShape.value, pads.value, outShape.value, po.value,
+                            Int32(rows * worker / workers), Int32(rows * (worker + 1) / workers))
+            }
+        }
+    }
 }

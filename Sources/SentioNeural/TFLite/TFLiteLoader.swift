@@ -13,7 +13,7 @@ public enum TFLiteLoader {
     /// Loads a model already in memory (mapped or copied).
     public static func load(_ file: MappedFile) throws -> Graph {
         let raw = try parse(FlatBuffer(bytes: file.bytes))
-        return try GraphOptimizer.foldConstants(raw)
+        return GraphOptimizer.fusePadding(try GraphOptimizer.foldConstants(raw))
     }
 
     /// The graph exactly as stored, before folding.

@@ -4,8 +4,8 @@ enum ReferenceConv2D {
         let (n, h, w, c) = x.nhwc
         let (co, kh, kw, _) = filter.nhwc
         let (_, oh, ow, _) = out.nhwc
-        let padT = Window.outputAndPad(input: h, filter: kh, stride: window.strideH, dilation: window.dilationH, padding: window.padding).1
-        let padL = Window.outputAndPad(input: w, filter: kw, stride: window.strideW, dilation: window.dilationW, padding: window.padding).1
+        let padT = window.vertical(input: h, filter: kh).1
+        let padL = window.horizontal(input: w, filter: kw).1
         for b in 0 ..< n {
             for oy in 0 ..< oh {
                 for ox in 0 ..< ow {

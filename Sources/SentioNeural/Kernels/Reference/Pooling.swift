@@ -3,8 +3,8 @@ enum ReferencePooling {
     static func run(x: FloatTensor, out: FloatTensor, window: Window, activation: Activation, max isMax: Bool) {
         let (n, h, w, c) = x.nhwc
         let (_, oh, ow, _) = out.nhwc
-        let padT = Window.outputAndPad(input: h, filter: window.filterH, stride: window.strideH, dilation: 1, padding: window.padding).1
-        let padL = Window.outputAndPad(input: w, filter: window.filterW, stride: window.strideW, dilation: 1, padding: window.padding).1
+        let padT = window.vertical(input: h, filter: window.filterH).1
+        let padL = window.horizontal(input: w, filter: window.filterW).1
         for b in 0 ..< n {
             for oy in 0 ..< oh {
                 for ox in 0 ..< ow {

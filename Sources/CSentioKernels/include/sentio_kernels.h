@@ -1,0 +1,84 @@
+#ifndef SENTIO_KERNELS_H
+#define SENTIO_KERNELS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Output channels per packed weight panel (two AVX registers).
+#define SENTIO_NR 16
+/// Output pixels per micro-tile.
+#define SENTIO_MR 6
+
+/// 1 when the CPU has AVX2 and FMA (the fast paths use them; otherwise portable C runs).
+int sentio_have_avx2(void);
+
+/// Floats needed to pack an [n][k] weight matrix into panels of SENTIO_NR columns.
+size_t sentio_packed_size(int n, int k);
+
+/// Packs weights w[o][k] (row-major: a TFLite OHWI filter flattened, or FC weights) into
+/// panels packed[panel][k][SENTIO_NR], zero-padding the last panel.
+void sentio_pack(const float *w, int n, int k, float *packed);
+
+/// A convolution lowered to a matrix product: rows are output pixels, columns output
+/// channels, and the inner dimension is (ky, kx, input channel).
+typedef struct {
+    const float *input;   ///< NHWC
+    float *output;        ///< NHWC
+    const float *packed;  ///< sentio_pack of the OHWI filter
+    const float *bias;    ///< padded to a whole number of panels (zeros when absent)
+    int batch, in_h, in_w, in_c;
+    int out_h, out_w, out_c;
+    int k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_t, pad_l;
+    float act_min, act_max;
+    /// 1 for 1×1, stride 1, no padding: input rows are used in place (no im2col).
+    int pointwise;
+} sentio_conv;
+
+/// Rows (output pixels) per block of work; parallel callers split on these.
+#define SENTIO_CONV_BLOCK 72
+
+/// Floats of scratch one worker needs for sentio_conv_blocks.
+size_t sentio_conv_scratch(const sentio_conv *c);
+
+/// Computes row blocks [block_begin, block_end) of the convolution.
+void sentio_conv_blocks(const sentio_conv *c, int block_begin, int block_end, float *scratch);
+
+/// Depthwise convolution (multiplier 1): filter [kh][kw][C].
+typedef struct {
+    const float *input;
+    float *output;
+    const float *filter;
+    const float *bias;  ///< C values (zeros when absent)
+    int batch, in_h, in_w, channels;
+    int out_h, out_w;
+    int k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_t, pad_l;
+    float act_min, act_max;
+} sentio_depthwise;
+
+/// Computes output rows [row_begin, row_end) of batch·out_h rows.
+void sentio_depthwise_rows(const sentio_depthwise *d, int row_begin, int row_end);
+
+/// out[i] = clamp(a[i] + b[i]) or clamp(a[i] · b[i]) for i in [begin, end).
+void sentio_binary_same(const float *a, const float *b, float *out, size_t begin, size_t end, int multiply,
+                        float act_min, float act_max);
+
+/// out[i, c] = clamp(a[i, c] op b[c]): b broadcast along the last axis of length channels.
+void sentio_binary_channel(const float *a, const float *b, float *out, size_t rows_begin, size_t rows_end,
+                           int channels, int multiply, float act_min, float act_max);
+
+/// PRELU with per-channel α: out = x ≥ 0 ? x : α[c]·x.
+void sentio_prelu_channel(const float *x, const float *alpha, float *out, size_t rows_begin, size_t rows_end, int channels);
+
+/// Zero padding of a tensor of up to 4 dimensions (shapes given as 4, leading ones for lower
+/// ranks): copies whole innermost runs. `before[a]` leading zeros on axis a.
+void sentio_pad4(const float *x, const int *in_shape, const int *before, const int *out_shape, float *out,
+                 int outer_begin, int outer_end);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
