@@ -97,7 +97,7 @@ static void ukernel_avx2(int k, const float *a, size_t lda, const float *b, floa
 #endif
 
 size_t sentio_conv_scratch(const sentio_conv *c) {
-    return c->pointwise ? 0 : (size_t)SENTIO_CONV_BLOCK * (size_t)(c->k_h * c->k_w * c->in_c);
+    return c->pointwise || (c->out_c <= 2 && c->in_c % 8 == 0) ? 0 : (size_t)SENTIO_CONV_BLOCK * (size_t)(c->k_h * c->k_w * c->in_c);
 }
 
 // Gathers the (ky, kx, channel) patch of `rows` output pixels starting at `row0`, zero where
@@ -105,26 +105,80 @@ size_t sentio_conv_scratch(const sentio_conv *c) {
 static void im2col(const sentio_conv *c, int row0, int rows, float *dst) {
     const int kdim = c->k_h * c->k_w * c->in_c;
     const int plane = c->out_h * c->out_w;
+    int b = row0 / plane, oy = (row0 % plane) / c->out_w, ox = row0 % c->out_w;
     for (int r = 0; r < rows; r++) {
-        int m = row0 + r;
-        int b = m / plane, rest = m % plane;
-        int oy = rest / c->out_w, ox = rest % c->out_w;
         float *out = dst + (size_t)r * kdim;
         for (int ky = 0; ky < c->k_h; ky++) {
             int iy = oy * c->stride_h - c->pad_t + ky * c->dil_h;
             for (int kx = 0; kx < c->k_w; kx++) {
                 int ix = ox * c->stride_w - c->pad_l + kx * c->dil_w;
                 if (iy < 0 || iy >= c->in_h || ix < 0 || ix >= c->in_w) {
-                    memset(out, 0, sizeof(float) * (size_t)c->in_c);
+                    for (int k = 0; k < c->in_c; k++) out[k] = 0.0f;
                 } else {
-                    memcpy(out, c->input + (((size_t)b * c->in_h + iy) * c->in_w + ix) * c->in_c,
-                           sizeof(float) * (size_t)c->in_c);
+                    const float *src = c->input + (((size_t)b * c->in_h + iy) * c->in_w + ix) * c->in_c;
+                    // A call to memcpy costs more than copying 3 or 8 floats.
+                    if (c->in_c <= 16) {
+                        for (int k = 0; k < c->in_c; k++) out[k] = src[k];
+                    } else {
+                        memcpy(out, src, sizeof(float) * (size_t)c->in_c);
+                    }
                 }
                 out += c->in_c;
             }
         }
+        if (++ox == c->out_w) {
+            ox = 0;
+            if (++oy == c->out_h) { oy = 0; b++; }
+        }
     }
 }
+
+#ifdef SENTIO_X86
+// Few output channels (a mask or heat-map head) and channels in multiples of 8: a 16-wide
+// panel would waste most of the micro-kernel and im2col would copy more than it computes, so
+// each output is accumulated straight from the input, 8 channels per FMA.
+__attribute__((target("avx2,fma")))
+static void narrow_avx2(const sentio_conv *c, int row0, int rows) {
+    const int plane = c->out_h * c->out_w, C = c->in_c, KK = c->k_h * c->k_w;
+    int b = row0 / plane, oy = (row0 % plane) / c->out_w, ox = row0 % c->out_w;
+    for (int r = 0; r < rows; r++) {
+        int m = row0 + r;
+        for (int o = 0; o < c->out_c; o++) {
+            // Two accumulators alternate taps so consecutive FMAs do not wait on each other.
+            __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+            const float *w = c->weights + (size_t)o * KK * C;
+            int t = 0;
+            for (int ky = 0; ky < c->k_h; ky++) {
+                int iy = oy * c->stride_h - c->pad_t + ky * c->dil_h;
+                if (iy < 0 || iy >= c->in_h) continue;
+                const float *xrow = c->input + ((size_t)b * c->in_h + iy) * c->in_w * C;
+                for (int kx = 0; kx < c->k_w; kx++) {
+                    int ix = ox * c->stride_w - c->pad_l + kx * c->dil_w;
+                    if (ix < 0 || ix >= c->in_w) continue;
+                    const float *x = xrow + (size_t)ix * C;
+                    const float *wk = w + (size_t)(ky * c->k_w + kx) * C;
+                    for (int k = 0; k < C; k += 8, t++) {
+                        if (t & 1) acc1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + k), _mm256_loadu_ps(wk + k), acc1);
+                        else acc0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + k), _mm256_loadu_ps(wk + k), acc0);
+                    }
+                }
+            }
+            __m256 acc = _mm256_add_ps(acc0, acc1);
+            __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(acc), _mm256_extractf128_ps(acc, 1));
+            s4 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
+            s4 = _mm_add_ss(s4, _mm_shuffle_ps(s4, s4, 1));
+            float v = _mm_cvtss_f32(s4) + c->bias[o];
+            v = v < c->act_min ? c->act_min : v;
+            v = v > c->act_max ? c->act_max : v;
+            c->output[(size_t)m * c->out_c + o] = v;
+        }
+        if (++ox == c->out_w) {
+            ox = 0;
+            if (++oy == c->out_h) { oy = 0; b++; }
+        }
+    }
+}
+#endif
 
 void sentio_conv_blocks(const sentio_conv *c, int block_begin, int block_end, float *scratch) {
     const int kdim = c->k_h * c->k_w * c->in_c;
@@ -135,6 +189,12 @@ void sentio_conv_blocks(const sentio_conv *c, int block_begin, int block_end, fl
         int row0 = block * SENTIO_CONV_BLOCK;
         if (row0 >= m_total) break;
         int rows = m_total - row0 < SENTIO_CONV_BLOCK ? m_total - row0 : SENTIO_CONV_BLOCK;
+#ifdef SENTIO_X86
+        if (avx && c->out_c <= 2 && c->in_c % 8 == 0) {
+            narrow_avx2(c, row0, rows);
+            continue;
+        }
+#endif
         const float *a;
         size_t lda;
         if (c->pointwise) {

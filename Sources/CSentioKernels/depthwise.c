@@ -28,58 +28,91 @@ static void pixel_generic(const sentio_depthwise *d, int b, int oy, int ox) {
 }
 
 #ifdef SENTIO_X86
+// One output row, 8 channels at a time with the channel group as the outer loop, so the taps'
+// weights stay in L1 (3×3: in registers) while the row is swept. Interior pixels, whose
+// windows lie inside the image, skip the bounds tests.
 __attribute__((target("avx2,fma")))
 static void row_avx2(const sentio_depthwise *d, int b, int oy) {
-    const int C = d->channels;
+    const int C = d->channels, KW = d->k_w;
     const __m256 lo = _mm256_set1_ps(d->act_min), hi = _mm256_set1_ps(d->act_max);
     int ky0 = 0, ky1 = d->k_h;
     while (ky0 < ky1 && oy * d->stride_h - d->pad_t + ky0 * d->dil_h < 0) ky0++;
     while (ky1 > ky0 && oy * d->stride_h - d->pad_t + (ky1 - 1) * d->dil_h >= d->in_h) ky1--;
-    for (int ox = 0; ox < d->out_w; ox++) {
-        int kx0 = 0, kx1 = d->k_w;
-        while (kx0 < kx1 && ox * d->stride_w - d->pad_l + kx0 * d->dil_w < 0) kx0++;
-        while (kx1 > kx0 && ox * d->stride_w - d->pad_l + (kx1 - 1) * d->dil_w >= d->in_w) kx1--;
-        float *out = d->output + (((size_t)b * d->out_h + oy) * d->out_w + ox) * C;
-        int c = 0;
-        for (; c + 16 <= C; c += 16) {
-            __m256 acc0 = _mm256_loadu_ps(d->bias + c), acc1 = _mm256_loadu_ps(d->bias + c + 8);
+    // Interior columns: ox·s − pad ≥ 0 and ox·s − pad + (kw−1)·dil < in_w.
+    int ox_lo = (d->pad_l + d->stride_w - 1) / d->stride_w;
+    int ox_hi = (d->in_w - 1 - (KW - 1) * d->dil_w + d->pad_l) / d->stride_w + 1;
+    if (ox_hi > d->out_w) ox_hi = d->out_w;
+    if (ox_lo > ox_hi) ox_lo = ox_hi;
+    const size_t in_row = (size_t)d->in_w * C;
+    const float *image = d->input + (size_t)b * d->in_h * in_row;
+    float *out_row = d->output + ((size_t)b * d->out_h + oy) * d->out_w * C;
+    for (int c = 0; c + 8 <= C; c += 8) {
+        const __m256 bias = _mm256_loadu_ps(d->bias + c);
+        // Edge pixels: windows clipped at the left or right border.
+        for (int ox = 0; ox < d->out_w; ox++) {
+            if (ox == ox_lo && ox_lo < ox_hi) { ox = ox_hi - 1; continue; }
+            int kx0 = 0, kx1 = KW;
+            while (kx0 < kx1 && ox * d->stride_w - d->pad_l + kx0 * d->dil_w < 0) kx0++;
+            while (kx1 > kx0 && ox * d->stride_w - d->pad_l + (kx1 - 1) * d->dil_w >= d->in_w) kx1--;
+            __m256 acc = bias;
             for (int ky = ky0; ky < ky1; ky++) {
-                int iy = oy * d->stride_h - d->pad_t + ky * d->dil_h;
-                const float *xrow = d->input + ((size_t)b * d->in_h + iy) * d->in_w * C + c;
-                const float *wrow = d->filter + (size_t)ky * d->k_w * C + c;
+                const float *xr = image + (size_t)(oy * d->stride_h - d->pad_t + ky * d->dil_h) * in_row + c;
+                const float *wr = d->filter + (size_t)ky * KW * C + c;
                 for (int kx = kx0; kx < kx1; kx++) {
                     int ix = ox * d->stride_w - d->pad_l + kx * d->dil_w;
-                    const float *x = xrow + (size_t)ix * C;
-                    const float *w = wrow + (size_t)kx * C;
-                    acc0 = _mm256_fmadd_ps(_mm256_loadu_ps(x), _mm256_loadu_ps(w), acc0);
-                    acc1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + 8), _mm256_loadu_ps(w + 8), acc1);
+                    acc = _mm256_fmadd_ps(_mm256_loadu_ps(xr + (size_t)ix * C), _mm256_loadu_ps(wr + (size_t)kx * C), acc);
                 }
             }
-            _mm256_storeu_ps(out + c, _mm256_min_ps(_mm256_max_ps(acc0, lo), hi));
-            _mm256_storeu_ps(out + c + 8, _mm256_min_ps(_mm256_max_ps(acc1, lo), hi));
+            _mm256_storeu_ps(out_row + (size_t)ox * C + c, _mm256_min_ps(_mm256_max_ps(acc, lo), hi));
         }
-        for (; c + 8 <= C; c += 8) {
-            __m256 acc = _mm256_loadu_ps(d->bias + c);
+        // Interior: four pixels at once, so each weight is loaded once for four FMAs and the
+        // four accumulation chains overlap.
+        const size_t step = (size_t)d->stride_w * C, tap = (size_t)d->dil_w * C;
+        int ox = ox_lo;
+        for (; ox + 4 <= ox_hi; ox += 4) {
+            __m256 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
             for (int ky = ky0; ky < ky1; ky++) {
-                int iy = oy * d->stride_h - d->pad_t + ky * d->dil_h;
-                for (int kx = kx0; kx < kx1; kx++) {
-                    int ix = ox * d->stride_w - d->pad_l + kx * d->dil_w;
-                    const float *x = d->input + (((size_t)b * d->in_h + iy) * d->in_w + ix) * C + c;
-                    acc = _mm256_fmadd_ps(_mm256_loadu_ps(x), _mm256_loadu_ps(d->filter + (size_t)(ky * d->k_w + kx) * C + c), acc);
+                const float *x = image + (size_t)(oy * d->stride_h - d->pad_t + ky * d->dil_h) * in_row
+                    + (size_t)(ox * d->stride_w - d->pad_l) * C + c;
+                const float *w = d->filter + (size_t)ky * KW * C + c;
+                for (int kx = 0; kx < KW; kx++, x += tap, w += C) {
+                    __m256 wv = _mm256_loadu_ps(w);
+                    a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x), wv, a0);
+                    a1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + step), wv, a1);
+                    a2 = _mm256_fmadd_ps(_mm256_loadu_ps(x + 2 * step), wv, a2);
+                    a3 = _mm256_fmadd_ps(_mm256_loadu_ps(x + 3 * step), wv, a3);
                 }
             }
-            _mm256_storeu_ps(out + c, _mm256_min_ps(_mm256_max_ps(acc, lo), hi));
+            float *o = out_row + (size_t)ox * C + c;
+            _mm256_storeu_ps(o, _mm256_min_ps(_mm256_max_ps(a0, lo), hi));
+            _mm256_storeu_ps(o + C, _mm256_min_ps(_mm256_max_ps(a1, lo), hi));
+            _mm256_storeu_ps(o + 2 * C, _mm256_min_ps(_mm256_max_ps(a2, lo), hi));
+            _mm256_storeu_ps(o + 3 * C, _mm256_min_ps(_mm256_max_ps(a3, lo), hi));
         }
-        for (; c < C; c++) {
+        for (; ox < ox_hi; ox++) {
+            __m256 acc = bias;
+            for (int ky = ky0; ky < ky1; ky++) {
+                const float *x = image + (size_t)(oy * d->stride_h - d->pad_t + ky * d->dil_h) * in_row
+                    + (size_t)(ox * d->stride_w - d->pad_l) * C + c;
+                const float *w = d->filter + (size_t)ky * KW * C + c;
+                for (int kx = 0; kx < KW; kx++, x += tap, w += C) acc = _mm256_fmadd_ps(_mm256_loadu_ps(x), _mm256_loadu_ps(w), acc);
+            }
+            _mm256_storeu_ps(out_row + (size_t)ox * C + c, _mm256_min_ps(_mm256_max_ps(acc, lo), hi));
+        }
+    }
+    // Channels past the last multiple of 8.
+    for (int c = C - C % 8; c < C; c++) {
+        for (int ox = 0; ox < d->out_w; ox++) {
             float acc = d->bias[c];
             for (int ky = ky0; ky < ky1; ky++) {
                 int iy = oy * d->stride_h - d->pad_t + ky * d->dil_h;
-                for (int kx = kx0; kx < kx1; kx++) {
+                for (int kx = 0; kx < KW; kx++) {
                     int ix = ox * d->stride_w - d->pad_l + kx * d->dil_w;
-                    acc += d->input[(((size_t)b * d->in_h + iy) * d->in_w + ix) * C + c] * d->filter[(size_t)(ky * d->k_w + kx) * C + c];
+                    if (ix < 0 || ix >= d->in_w) continue;
+                    acc += image[(size_t)iy * in_row + (size_t)ix * C + c] * d->filter[(size_t)(ky * KW + kx) * C + c];
                 }
             }
-            out[c] = clampf(acc, d->act_min, d->act_max);
+            out_row[(size_t)ox * C + c] = clampf(acc, d->act_min, d->act_max);
         }
     }
 }

@@ -110,7 +110,10 @@ struct ModelCommand: ParsableCommand {
                 for (i, times) in perNode.enumerated() {
                     let median = times.sorted()[times.count / 2] * 1e3
                     byOp[interpreter.kernelNames[i], default: 0] += median
-                    print(String(format: "%4d %-28@ %8.3f ms", i, interpreter.kernelNames[i] as NSString, median))
+                    let node = interpreter.graph.nodes[i]
+                    let shapes = node.inputs.filter { $0 >= 0 }.prefix(2).map { interpreter.shapes[$0].description }.joined(separator: " ")
+                    print(String(format: "%4d %-28@ %8.3f ms  %@ -> %@", i, interpreter.kernelNames[i] as NSString, median,
+                                 shapes as NSString, interpreter.shapes[node.outputs[0]].description as NSString))
                 }
                 for (op, ms) in byOp.sorted(by: { $0.value > $1.value }) { print(String(format: "%-28@ %8.3f ms", op as NSString, ms)) }
                 return

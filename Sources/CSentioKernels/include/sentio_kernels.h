@@ -28,6 +28,7 @@ typedef struct {
     const float *input;   ///< NHWC
     float *output;        ///< NHWC
     const float *packed;  ///< sentio_pack of the OHWI filter
+    const float *weights; ///< the OHWI filter itself (read by the few-output-channel path)
     const float *bias;    ///< padded to a whole number of panels (zeros when absent)
     int batch, in_h, in_w, in_c;
     int out_h, out_w, out_c;
@@ -76,6 +77,17 @@ void sentio_prelu_channel(const float *x, const float *alpha, float *out, size_t
 /// ranks): copies whole innermost runs. `before[a]` leading zeros on axis a.
 void sentio_pad4(const float *x, const int *in_shape, const int *before, const int *out_shape, float *out,
                  int outer_begin, int outer_end);
+
+/// RESIZE_BILINEAR for output rows [row_begin, row_end) of batch·out_h; the per-column source
+/// indices and weights are precomputed (x0[i], x1[i], fx[i]; likewise per row).
+void sentio_resize_bilinear_rows(const float *x, float *out, int in_h, int in_w, int channels, int out_h, int out_w,
+                                 const int *y0, const int *y1, const float *fy, const int *x0, const int *x1,
+                                 const float *fx, int row_begin, int row_end);
+
+/// MAX_POOL_2D / AVERAGE_POOL_2D for output rows [row_begin, row_end) of batch·out_h.
+void sentio_pool_rows(const float *x, float *out, int in_h, int in_w, int channels, int out_h, int out_w,
+                      int k_h, int k_w, int stride_h, int stride_w, int pad_t, int pad_l, int is_max,
+                      float act_min, float act_max, int row_begin, int row_end);
 
 #ifdef __cplusplus
 }

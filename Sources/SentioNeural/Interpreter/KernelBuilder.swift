@@ -87,6 +87,7 @@ struct KernelBuilder {
         case let .maxPool2D(window, act), let .averagePool2D(window, act):
             let x = input(0)
             let isMax = if case .maxPool2D = node.operation { true } else { false }
+            if fast, let k = FastShape.pool(x: x, out: out, window: window, activation: act, max: isMax) { return Kernel(name: name, run: k) }
             return Kernel(name: name) { _ in ReferencePooling.run(x: x, out: out, window: window, activation: act, max: isMax) }
         case .mean:
             let x = input(0)
@@ -112,6 +113,7 @@ struct KernelBuilder {
             return Kernel(name: name) { _ in ReferenceShape.concatenation(inputs, axis: a, out: out, activation: act) }
         case let .resizeBilinear(align, half):
             let x = input(0)
+            if fast, let k = FastShape.resizeBilinear(x: x, out: out, alignCorners: align, halfPixelCenters: half) { return Kernel(name: name, run: k) }
             return Kernel(name: name) { _ in ReferenceShape.resizeBilinear(x: x, out: out, alignCorners: align, halfPixelCenters: half) }
         case let .depthToSpace(block):
             let x = input(0)

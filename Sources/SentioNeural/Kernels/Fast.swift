@@ -43,7 +43,7 @@ enum FastConv2D {
         let (lo, hi) = activation.bounds
         let pointwise = kh == 1 && kw == 1 && window.strideH == 1 && window.strideW == 1 && padT == 0 && padL == 0
         var conv = sentio_conv(
-            input: x.data, output: out.data, packed: packed, bias: paddedBias,
+            input: x.data, output: out.data, packed: packed, weights: filter.data, bias: paddedBias,
             batch: Int32(n), in_h: Int32(h), in_w: Int32(w), in_c: Int32(c),
             out_h: Int32(oh), out_w: Int32(ow), out_c: Int32(co),
             k_h: Int32(kh), k_w: Int32(kw), stride_h: Int32(window.strideH), stride_w: Int32(window.strideW),
@@ -167,6 +167,55 @@ enum FastShape {
             pool.forEachWorker(limit: max(1, out.count / 16384)) { worker, workers in
                 sentio_pad4(px.value, inShape.value, pads.value, outShape.value, po.value,
                             Int32(rows * worker / workers), Int32(rows * (worker + 1) / workers))
+            }
+        }
+    }
+}
+
+extension FastShape {
+    static func resizeBilinear(x: FloatTensor, out: FloatTensor, alignCorners: Bool, halfPixelCenters: Bool) -> ((ThreadPool) -> Void)? {
+        let (n, h, w, c) = x.nhwc
+        let (_, oh, ow, _) = out.nhwc
+        // The same source positions as the reference kernel, computed once.
+        func table(_ input: Int, _ output: Int) -> ([Int32], [Int32], [Float]) {
+            let s = alignCorners && output > 1 ? Float(input - 1) / Float(output - 1) : Float(input) / Float(output)
+            var lo: [Int32] = [], hi: [Int32] = [], frac: [Float] = []
+            for i in 0 ..< output {
+                let v = halfPixelCenters ? (Float(i) + 0.5) * s - 0.5 : Float(i) * s
+                let f = v.rounded(.down)
+                lo.append(Int32(max(Int(f), 0)))
+                hi.append(Int32(min(Int(v.rounded(.up)), input - 1)))
+                frac.append(v - f)
+            }
+            return (lo, hi, frac)
+        }
+        let ys = UncheckedBox(table(h, oh)), xs = UncheckedBox(table(w, ow))
+        let (px, po) = (UncheckedBox(x.data), UncheckedBox(out.data))
+        let rows = n * oh
+        return { pool in
+            pool.forEachWorker(limit: max(1, out.count / 16384)) { worker, workers in
+                sentio_resize_bilinear_rows(px.value, po.value, Int32(h), Int32(w), Int32(c), Int32(oh), Int32(ow),
+                                            ys.value.0, ys.value.1, ys.value.2, xs.value.0, xs.value.1, xs.value.2,
+                                            Int32(rows * worker / workers), Int32(rows * (worker + 1) / workers))
+            }
+        }
+    }
+
+    static func pool(x: FloatTensor, out: FloatTensor, window: Window, activation: Activation, max isMax: Bool) -> ((ThreadPool) -> Void)? {
+        guard activation != .tanh else { return nil }
+        let (n, h, w, c) = x.nhwc
+        let (_, oh, ow, _) = out.nhwc
+        let padT = window.vertical(input: h, filter: window.filterH).1
+        let padL = window.horizontal(input: w, filter: window.filterW).1
+        let (lo, hi) = activation.bounds
+        let (px, po) = (UncheckedBox(x.data), UncheckedBox(out.data))
+        let rows = n * oh
+        return { pool in
+            pool.forEachWorker(limit: max(1, out.count / 16384)) { worker, workers in
+                sentio_pool_rows(px.value, po.value, Int32(h), Int32(w), Int32(c), Int32(oh), Int32(ow),
+                                 Int32(window.filterH), Int32(window.filterW), Int32(window.strideH), Int32(window.strideW),
+                                 Int32(padT), Int32(padL), isMax ? 1 : 0, lo, hi,
+                                 Int32(rows * worker / workers), Int32(rows * (worker + 1) / workers))
             }
         }
     }
