@@ -96,8 +96,89 @@ static void ukernel_avx2(int k, const float *a, size_t lda, const float *b, floa
 }
 #endif
 
+size_t sentio_direct_size(int out_c, int k_h, int k_w, int in_c) {
+    return (size_t)((out_c + 7) / 8) * (size_t)(k_h * k_w * in_c) * 8;
+}
+
+void sentio_pack_direct(const float *w, int out_c, int k_h, int k_w, int in_c, float *packed) {
+    const int taps = k_h * k_w * in_c;
+    for (int g = 0; g < (out_c + 7) / 8; g++)
+        for (int t = 0; t < taps; t++)
+            for (int j = 0; j < 8; j++) {
+                int o = g * 8 + j;
+                packed[((size_t)g * taps + t) * 8 + j] = o < out_c ? w[(size_t)o * taps + t] : 0.0f;
+            }
+}
+
+#ifdef SENTIO_X86
+// Direct convolution for few input channels (the RGB layer every model starts with): im2col
+// would copy 3 floats at a time and the matrix product would run with K = 27. Here four
+// output pixels × 8 output channels accumulate at once, one broadcast input value per
+// (tap, channel, pixel) and one weight vector per (tap, channel).
+__attribute__((target("avx2,fma")))
+static void direct_row_avx2(const sentio_conv *c, int b, int oy) {
+    const int C = c->in_c, KW = c->k_w, groups = (c->out_c + 7) / 8, taps = c->k_h * KW * C;
+    const __m256 lo = _mm256_set1_ps(c->act_min), hi = _mm256_set1_ps(c->act_max);
+    float *out_row = c->output + ((size_t)b * c->out_h + oy) * c->out_w * c->out_c;
+    int ky0 = 0, ky1 = c->k_h;
+    while (ky0 < ky1 && oy * c->stride_h - c->pad_t + ky0 * c->dil_h < 0) ky0++;
+    while (ky1 > ky0 && oy * c->stride_h - c->pad_t + (ky1 - 1) * c->dil_h >= c->in_h) ky1--;
+    int ox_lo = (c->pad_l + c->stride_w - 1) / c->stride_w;
+    int ox_hi = (c->in_w - 1 - (KW - 1) * c->dil_w + c->pad_l) / c->stride_w + 1;
+    if (ox_hi > c->out_w) ox_hi = c->out_w;
+    if (ox_lo > ox_hi) ox_lo = ox_hi;
+    const size_t row_len = (size_t)c->in_w * C;
+    const float *image = c->input + (size_t)b * c->in_h * row_len;
+    for (int g = 0; g < groups; g++) {
+        const float *wg = c->direct + (size_t)g * taps * 8;
+        const __m256 bias = _mm256_loadu_ps(c->bias + g * 8);
+        const int nr = c->out_c - g * 8 < 8 ? c->out_c - g * 8 : 8;
+        int ox = 0;
+        while (ox < c->out_w) {
+            int four = ox >= ox_lo && ox + 4 <= ox_hi;
+            __m256 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+            for (int ky = ky0; ky < ky1; ky++) {
+                const float *xr = image + (size_t)(oy * c->stride_h - c->pad_t + ky * c->dil_h) * row_len;
+                for (int kx = 0; kx < KW; kx++) {
+                    const float *w = wg + (size_t)((ky * KW + kx) * C) * 8;
+                    int ix = ox * c->stride_w - c->pad_l + kx * c->dil_w;
+                    if (four) {
+                        const float *x = xr + (size_t)ix * C;
+                        const size_t step = (size_t)c->stride_w * C;
+                        for (int ci = 0; ci < C; ci++) {
+                            __m256 wv = _mm256_loadu_ps(w + ci * 8);
+                            a0 = _mm256_fmadd_ps(_mm256_broadcast_ss(x + ci), wv, a0);
+                            a1 = _mm256_fmadd_ps(_mm256_broadcast_ss(x + step + ci), wv, a1);
+                            a2 = _mm256_fmadd_ps(_mm256_broadcast_ss(x + 2 * step + ci), wv, a2);
+                            a3 = _mm256_fmadd_ps(_mm256_broadcast_ss(x + 3 * step + ci), wv, a3);
+                        }
+                    } else if (ix >= 0 && ix < c->in_w) {
+                        const float *x = xr + (size_t)ix * C;
+                        for (int ci = 0; ci < C; ci++) a0 = _mm256_fmadd_ps(_mm256_broadcast_ss(x + ci), _mm256_loadu_ps(w + ci * 8), a0);
+                    }
+                }
+            }
+            __m256 res[4] = {a0, a1, a2, a3};
+            int count = four ? 4 : 1;
+            for (int p = 0; p < count; p++) {
+                __m256 v = _mm256_min_ps(_mm256_max_ps(res[p], lo), hi);
+                float *dst = out_row + (size_t)(ox + p) * c->out_c + g * 8;
+                if (nr == 8) {
+                    _mm256_storeu_ps(dst, v);
+                } else {
+                    float tmp[8];
+                    _mm256_storeu_ps(tmp, v);
+                    for (int j = 0; j < nr; j++) dst[j] = tmp[j];
+                }
+            }
+            ox += count;
+        }
+    }
+}
+#endif
+
 size_t sentio_conv_scratch(const sentio_conv *c) {
-    return c->pointwise || (c->out_c <= 2 && c->in_c % 8 == 0) ? 0 : (size_t)SENTIO_CONV_BLOCK * (size_t)(c->k_h * c->k_w * c->in_c);
+    return c->pointwise || c->direct || (c->out_c <= 2 && c->in_c % 8 == 0) ? 0 : (size_t)SENTIO_CONV_BLOCK * (size_t)(c->k_h * c->k_w * c->in_c);
 }
 
 // Gathers the (ky, kx, channel) patch of `rows` output pixels starting at `row0`, zero where
@@ -185,6 +266,13 @@ void sentio_conv_blocks(const sentio_conv *c, int block_begin, int block_end, fl
     const int m_total = c->batch * c->out_h * c->out_w;
     const int panels = (c->out_c + SENTIO_NR - 1) / SENTIO_NR;
     const int avx = sentio_have_avx2();
+#ifdef SENTIO_X86
+    if (avx && c->direct) {
+        // Blocks here are output rows (see sentio_conv_direct_rows).
+        for (int r = block_begin; r < block_end && r < c->batch * c->out_h; r++) direct_row_avx2(c, r / c->out_h, r % c->out_h);
+        return;
+    }
+#endif
     for (int block = block_begin; block < block_end; block++) {
         int row0 = block * SENTIO_CONV_BLOCK;
         if (row0 >= m_total) break;

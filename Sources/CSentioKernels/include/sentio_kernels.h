@@ -36,7 +36,15 @@ typedef struct {
     float act_min, act_max;
     /// 1 for 1×1, stride 1, no padding: input rows are used in place (no im2col).
     int pointwise;
+    /// For few input channels (an RGB image): the filter as [oc/8][ky][kx][ci][8], read by a
+    /// direct kernel that skips im2col. NULL otherwise.
+    const float *direct;
 } sentio_conv;
+
+/// Floats of the `direct` filter layout for a filter of out_c × k_h × k_w × in_c.
+size_t sentio_direct_size(int out_c, int k_h, int k_w, int in_c);
+/// Repacks an OHWI filter into the `direct` layout.
+void sentio_pack_direct(const float *w, int out_c, int k_h, int k_w, int in_c, float *packed);
 
 /// Rows (output pixels) per block of work; parallel callers split on these.
 #define SENTIO_CONV_BLOCK 72

@@ -48,10 +48,17 @@ enum FastConv2D {
             out_h: Int32(oh), out_w: Int32(ow), out_c: Int32(co),
             k_h: Int32(kh), k_w: Int32(kw), stride_h: Int32(window.strideH), stride_w: Int32(window.strideW),
             dil_h: Int32(window.dilationH), dil_w: Int32(window.dilationW), pad_t: Int32(padT), pad_l: Int32(padL),
-            act_min: lo, act_max: hi, pointwise: pointwise ? 1 : 0)
+            act_min: lo, act_max: hi, pointwise: pointwise ? 1 : 0, direct: nil)
+        // Few input channels (the RGB layer): the direct kernel, which works by output rows.
+        var blocks = (n * oh * ow + Int(SENTIO_CONV_BLOCK) - 1) / Int(SENTIO_CONV_BLOCK)
+        if c <= 4, !pointwise, sentio_have_avx2() != 0 {
+            let direct = memory.allocate(sentio_direct_size(Int32(co), Int32(kh), Int32(kw), Int32(c)), zeroed: false)
+            sentio_pack_direct(filter.data, Int32(co), Int32(kh), Int32(kw), Int32(c), direct)
+            conv.direct = UnsafePointer(direct)
+            blocks = n * oh
+        }
         let scratchSize = sentio_conv_scratch(&conv)
         let scratch = memory.allocate(max(1, scratchSize * threads), zeroed: false)
-        let blocks = (n * oh * ow + Int(SENTIO_CONV_BLOCK) - 1) / Int(SENTIO_CONV_BLOCK)
         let params = UncheckedBox(conv)
         return { pool in
             withExtendedLifetime(memory) {
