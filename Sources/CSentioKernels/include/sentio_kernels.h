@@ -97,6 +97,20 @@ void sentio_pool_rows(const float *x, float *out, int in_h, int in_w, int channe
                       int k_h, int k_w, int stride_h, int stride_w, int pad_t, int pad_l, int is_max,
                       float act_min, float act_max, int row_begin, int row_end);
 
+/// Element-wise activations over [begin, end): 0 RELU, 1 RELU6, 2 LOGISTIC, 3 HARD_SWISH.
+void sentio_unary(const float *x, float *out, size_t begin, size_t end, int kind);
+
+/// Mean over the spatial axes of NHWC (global average pooling): out[b, c] for batches
+/// [batch_begin, batch_end).
+void sentio_spatial_mean(const float *x, float *out, int batch_begin, int batch_end, int pixels, int channels);
+
+/// Scatter-adds the per-pixel products of a transposed convolution: cols holds, for each input
+/// pixel, k_h·k_w·out_c values ordered (ky, kx, o); output rows [row_begin, row_end) of
+/// batch·out_h are written (bias, then every contribution that lands in them, then clamping).
+void sentio_col2im_rows(const float *cols, const float *bias, float *out, int in_h, int in_w, int out_h, int out_w,
+                        int out_c, int k_h, int k_w, int stride_h, int stride_w, int pad_t, int pad_l,
+                        float act_min, float act_max, int row_begin, int row_end);
+
 #ifdef __cplusplus
 }
 #endif

@@ -45,6 +45,10 @@ struct KernelBuilder {
             let (f, x, b) = (input(1), input(2), optional(3))
             let padT = ReferenceTransposeConv.builtinPadding(input: x.shape[1], output: outputShape[1], filter: f.shape[1], stride: window.strideH, padding: window.padding)
             let padL = ReferenceTransposeConv.builtinPadding(input: x.shape[2], output: outputShape[2], filter: f.shape[2], stride: window.strideW, padding: window.padding)
+            if fast, let k = FastTransposeConv.make(x: x, filter: f, bias: b, out: out, strideH: window.strideH, strideW: window.strideW,
+                                                    padTop: padT, padLeft: padL, activation: act, threads: threads) {
+                return Kernel(name: name, run: k)
+            }
             return Kernel(name: name) { _ in
                 ReferenceTransposeConv.run(x: x, filter: f, bias: b, out: out, strideH: window.strideH, strideW: window.strideW,
                                            padTop: padT, padLeft: padL, activation: act)
@@ -53,6 +57,10 @@ struct KernelBuilder {
             let (x, f, b) = (input(0), input(1), optional(2))
             let padT = ReferenceTransposeConv.mediapipeGeometry(input: x.shape[1], filter: f.shape[1], stride: window.strideH, padding: window.padding).pad
             let padL = ReferenceTransposeConv.mediapipeGeometry(input: x.shape[2], filter: f.shape[2], stride: window.strideW, padding: window.padding).pad
+            if fast, let k = FastTransposeConv.make(x: x, filter: f, bias: b, out: out, strideH: window.strideH, strideW: window.strideW,
+                                                    padTop: padT, padLeft: padL, activation: .none, threads: threads) {
+                return Kernel(name: name, run: k)
+            }
             return Kernel(name: name) { _ in
                 ReferenceTransposeConv.run(x: x, filter: f, bias: b, out: out, strideH: window.strideH, strideW: window.strideW,
                                            padTop: padT, padLeft: padL, activation: .none)
@@ -70,15 +78,19 @@ struct KernelBuilder {
             }
         case .relu:
             let x = input(0)
+            if fast, let k = FastElementwise.unary(x, out: out, kind: 0) { return Kernel(name: name, run: k) }
             return Kernel(name: name) { _ in ReferenceElementwise.unary(x, out: out) { max(0, $0) } }
         case .relu6:
             let x = input(0)
+            if fast, let k = FastElementwise.unary(x, out: out, kind: 1) { return Kernel(name: name, run: k) }
             return Kernel(name: name) { _ in ReferenceElementwise.unary(x, out: out) { min(6, max(0, $0)) } }
         case .logistic:
             let x = input(0)
+            if fast, let k = FastElementwise.unary(x, out: out, kind: 2) { return Kernel(name: name, run: k) }
             return Kernel(name: name) { _ in ReferenceElementwise.unary(x, out: out, ReferenceElementwise.logistic) }
         case .hardSwish:
             let x = input(0)
+            if fast, let k = FastElementwise.unary(x, out: out, kind: 3) { return Kernel(name: name, run: k) }
             return Kernel(name: name) { _ in ReferenceElementwise.unary(x, out: out, ReferenceElementwise.hardSwish) }
         case .prelu:
             let (x, alpha) = (input(0), input(1))
@@ -92,6 +104,7 @@ struct KernelBuilder {
         case .mean:
             let x = input(0)
             let axes = Set(ints(node.inputs[1]).map { $0 < 0 ? $0 + x.shape.count : $0 })
+            if fast, let k = FastShape.spatialMean(x: x, axes: axes, out: out) { return Kernel(name: name, run: k) }
             return Kernel(name: name) { _ in ReferenceShape.mean(x: x, axes: axes, out: out) }
         case .pad:
             let x = input(0)

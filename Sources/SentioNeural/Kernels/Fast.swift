@@ -227,3 +227,70 @@ extension FastShape {
         }
     }
 }
+
+extension FastElementwise {
+    /// RELU, RELU6, LOGISTIC, HARD_SWISH: kinds 0–3 of `sentio_unary`.
+    static func unary(_ x: FloatTensor, out: FloatTensor, kind: Int32) -> ((ThreadPool) -> Void)? {
+        let count = out.count
+        let (px, po) = (UncheckedBox(x.data), UncheckedBox(out.data))
+        return { pool in
+            pool.forEachWorker(limit: max(1, count / 16384)) { worker, workers in
+                sentio_unary(px.value, po.value, count * worker / workers, count * (worker + 1) / workers, kind)
+            }
+        }
+    }
+}
+
+extension FastShape {
+    /// MEAN over the two spatial axes of an NHWC tensor.
+    static func spatialMean(x: FloatTensor, axes: Set<Int>, out: FloatTensor) -> ((ThreadPool) -> Void)? {
+        guard x.shape.count == 4, axes == [1, 2] else { return nil }
+        let (n, h, w, c) = x.nhwc
+        let (px, po) = (UncheckedBox(x.data), UncheckedBox(out.data))
+        return { _ in sentio_spatial_mean(px.value, po.value, 0, Int32(n), Int32(h * w), Int32(c)) }
+    }
+}
+
+/// Transposed convolution as a packed product (every input pixel times the filter, giving
+/// k_h·k_w·out_c values) followed by a scatter-add into the output rows.
+enum FastTransposeConv {
+    static func make(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor, strideH: Int, strideW: Int,
+                     padTop: Int, padLeft: Int, activation: Activation, threads: Int) -> ((ThreadPool) -> Void)? {
+        guard activation != .tanh else { return nil }
+        let (n, h, w, ci) = x.nhwc
+        let (co, kh, kw, _) = filter.nhwc
+        let (_, oh, ow, _) = out.nhwc
+        let memory = KernelMemory()
+        // Rows (ky, kx, o) of the product's weight matrix, each over the input channels.
+        let columns = kh * kw * co
+        let reordered = memory.allocate(columns * ci, zeroed: false)
+        for o in 0 ..< co {
+            for ky in 0 ..< kh {
+                for kx in 0 ..< kw {
+                    let src = filter.data + ((o * kh + ky) * kw + kx) * ci
+                    (reordered + ((ky * kw + kx) * co + o) * ci).update(from: src, count: ci)
+                }
+            }
+        }
+        let cols = memory.allocate(n * h * w * columns, zeroed: false)
+        let product = FloatTensor(shape: [n, h, w, columns], data: cols)
+        guard let multiply = FastConv2D.make(x: x, filter: FloatTensor(shape: [columns, 1, 1, ci], data: reordered), bias: nil,
+                                             out: product, window: Window(), activation: .none, threads: threads)
+        else { return nil }
+        let biasCopy = memory.allocate(co)
+        if let bias { biasCopy.update(from: bias.data, count: co) }
+        let (lo, hi) = activation.bounds
+        let po = UncheckedBox(out.data)
+        let rows = n * oh
+        return { pool in
+            withExtendedLifetime(memory) {
+                multiply(pool)
+                pool.forEachWorker(limit: max(1, out.count / 16384)) { worker, workers in
+                    sentio_col2im_rows(cols, biasCopy, po.value, Int32(h), Int32(w), Int32(oh), Int32(ow), Int32(co), Int32(kh), Int32(kw),
+                                       Int32(strideH), Int32(strideW), Int32(padTop), Int32(padLeft), lo, hi,
+                                       Int32(rows * worker / workers), Int32(rows * (worker + 1) / workers))
+                }
+            }
+        }
+    }
+}
