@@ -111,6 +111,18 @@ void sentio_col2im_rows(const float *cols, const float *bias, float *out, int in
                         int out_c, int k_h, int k_w, int stride_h, int stride_w, int pad_t, int pad_l,
                         float act_min, float act_max, int row_begin, int row_end);
 
+/// A pool of worker threads that spin briefly between jobs (an interpreter runs a hundred
+/// small jobs back to back; waking a sleeping thread for each would cost more than the work).
+typedef struct sentio_pool sentio_pool;
+typedef void (*sentio_task)(void *context, int worker, int workers);
+
+/// A pool for `threads` threads in all: the caller's and threads − 1 workers.
+sentio_pool *sentio_pool_create(int threads);
+/// Runs task(context, w, workers) for w in 0..<workers (workers ≤ threads), w = 0 on the
+/// calling thread; returns when every call has returned.
+void sentio_pool_run(sentio_pool *pool, sentio_task task, void *context, int workers);
+void sentio_pool_destroy(sentio_pool *pool);
+
 #ifdef __cplusplus
 }
 #endif
