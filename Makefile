@@ -3,7 +3,9 @@ SWIFT ?= swift
 SAMPLES ?= $(or $(SENTIO_SAMPLES),$(HOME)/.cache/sentio/samples)
 FUZZ_ITERATIONS ?= 100000
 
-.PHONY: run test deps models release bench-jpeg clean
+REFERENCE ?= $(HOME)/.cache/sentio/reference/litert-2.3.0
+
+.PHONY: run test deps models reference release bench-jpeg bench-neural clean
 
 deps:
 	@scripts/install-deps
@@ -21,15 +23,25 @@ run: models release
 	.build/release/sentio image demo $(SAMPLES)/grace_hopper.jpg out/demo.png
 	@echo "open out/demo.png"
 
-# Unit, parity and evaluation tests, then 100,000 mutated files per image decoder.
-test: models
+# LiteRT's outputs for the parity tests (made once; the venv and outputs stay in ~/.cache).
+reference: models
+	@test -f $(REFERENCE)/hand_recrop/ref_output0.bin || scripts/reference/litert.py outputs
+
+# Unit, parity and evaluation tests (release build: the parity tests run every model three
+# ways), then 100,000 mutated files per image decoder and 10,000 mutated models.
+test: models reference
 	$(SWIFT) build -c release --product sentio-fuzz
-	$(SWIFT) test
+	$(SWIFT) test -c release
 	.build/release/sentio-fuzz $(FUZZ_ITERATIONS)
 
 # Decoding speed against libjpeg-turbo's djpeg on a 12-megapixel JPEG (not part of the tests).
 bench-jpeg: models release
 	scripts/bench-jpeg
+
+# The engine against LiteRT, side by side, 1 and 2 threads (not part of the tests).
+bench-neural: models release
+	scripts/bench-neural --threads 1
+	scripts/bench-neural --threads 2
 
 clean:
 	rm -rf .build out

@@ -35,7 +35,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Mutation fuzzing of the decoders, in a process of its own so heap counts are exact.
-        .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "CSentioCodecs"]),
+        .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "SentioNeural", "CSentioCodecs"]),
         .testTarget(name: "SentioImageTests", dependencies: ["SentioImage"], exclude: ["Data"]),
         .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural"]),
     ],

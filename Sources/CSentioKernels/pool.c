@@ -37,7 +37,9 @@ static void *worker_main(void *raw) {
     worker_arg arg = *(worker_arg *)raw;
     free(raw);
     sentio_pool *pool = arg.pool;
-    unsigned seen = atomic_load_explicit(&pool->generation, memory_order_acquire);
+    // Generation 0 is the pool's state at creation: a worker that starts late must still see
+    // every job (and the stop) posted since, so it does not read the counter here.
+    unsigned seen = 0;
     for (;;) {
         unsigned now;
         int spins = 0;

@@ -6,10 +6,14 @@
 // bounds below catch hangs and leaks. It runs in a process of its own so that the heap count
 // (glibc's mallinfo2) sees only the decoders. `make test` runs it with 100,000 inputs each.
 //
-// Usage: sentio-fuzz [ITERATIONS] (default 100000 per decoder)
+// It also loads, plans and runs 10,000 mutated TFLite models (bytes flipped, offsets pointed
+// out of range, files truncated): errors only, no crash.
+//
+// Usage: sentio-fuzz [IMAGE_ITERATIONS [MODEL_ITERATIONS]] (default 100000 per decoder, 10000 models)
 import Foundation
 import CSentioCodecs
 import SentioImage
+import SentioNeural
 
 enum Fuzz {
     static let fixtures: String? = {
@@ -161,13 +165,70 @@ struct SeededRandom: RandomNumberGenerator {
     }
 }
 
+/// Mutated TFLite models: loading, planning and running must end in a result or a ModelError.
+enum ModelFuzz {
+    static func run(iterations: Int) -> [String] {
+        let store = ModelStore()
+        let seeds = ["face_detection_short_range", "hand_recrop", "face_detection_full_range_sparse"].compactMap { name in
+            (try? store.path(of: name)).flatMap { FileManager.default.contents(atPath: $0) }.map { [UInt8]($0) }
+        }
+        guard !seeds.isEmpty else { return ["no models to fuzz: run scripts/fetch-models"] }
+        var rng = SeededRandom(seed: 0x7F11_7E)
+        var loaded = 0, ran = 0, refused = 0
+        let clock = ContinuousClock()
+        var slowest = Duration.zero
+        let started = clock.now
+        for i in 0 ..< iterations {
+            var bytes = seeds[i % seeds.count]
+            // Offsets and lengths live in the first part of a model (the tables); mutate there
+            // more often than in the weights, where most flips change nothing structural.
+            for _ in 0 ..< 1 << Int.random(in: 0 ... 3, using: &rng) {
+                let window = Int.random(in: 0 ..< 4, using: &rng) == 0 ? bytes.count : min(bytes.count, 4096)
+                let at = Int.random(in: 0 ..< window, using: &rng)
+                switch Int.random(in: 0 ..< 5, using: &rng) {
+                case 0: bytes[at] ^= UInt8(1 << Int.random(in: 0 ..< 8, using: &rng))
+                case 1: bytes[at] = [0, 0xFF, 0x7F, 0x80, 0x01][Int.random(in: 0 ..< 5, using: &rng)]
+                case 2: bytes[at] = UInt8.random(in: 0 ... 255, using: &rng)
+                case 3:
+                    // Point a 32-bit offset somewhere random, possibly out of range.
+                    let v = UInt32.random(in: 0 ... UInt32.max, using: &rng) >> UInt32.random(in: 0 ... 31, using: &rng)
+                    for k in 0 ..< 4 where at + k < bytes.count { bytes[at + k] = UInt8(truncatingIfNeeded: v >> (8 * k)) }
+                default: bytes = Array(bytes.prefix(at))
+                }
+                if bytes.isEmpty { break }
+            }
+            let start = clock.now
+            do {
+                let graph = try TFLiteLoader.load(MappedFile(bytes: bytes))
+                loaded += 1
+                let interpreter = try Interpreter(graph: graph, threads: 1, memoryLimit: 64 << 20)
+                interpreter.invoke()
+                ran += 1
+            } catch is ModelError {
+                refused += 1
+            } catch {
+                refused += 1
+            }
+            slowest = max(slowest, clock.now - start)
+        }
+        print("sentio-fuzz tflite: \(iterations) mutated models in \(clock.now - started): \(loaded) loaded, \(ran) ran, "
+            + "\(refused) refused with typed errors, slowest \(slowest)")
+        var problems: [String] = []
+        if refused < iterations / 10 { problems.append("tflite: too few inputs broke; the mutator is not working") }
+        if slowest > .seconds(10) { problems.append("tflite: one model took \(slowest)") }
+        return problems
+    }
+}
+
 let iterations = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
+let modelIterations = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 10_000 : 10_000
 var problems: [String] = []
 do {
     for format in [ImageFileFormat.jpeg, .png] { problems += try Fuzz.run(format, iterations: iterations) }
 } catch {
     problems.append("could not build the seeds: \(error)")
 }
+problems += ModelFuzz.run(iterations: modelIterations)
 if problems.isEmpty {
     print("sentio-fuzz: no crash, no hang, no leak")
 } else {

@@ -8,8 +8,10 @@ with ai-edge-litert==2.3.0, numpy and pillow from PyPI).
   scripts/reference/litert.py outputs [--image PHOTO] [--out DIR] [MODEL ...]
       Feeds each model a real photo (default: matplotlib's Grace Hopper from the sample store)
       resized bilinearly to the model's input and scaled to [0, 1]; writes DIR/MODEL/input0.bin,
-      DIR/MODEL/output0.bin, … (raw little-endian float32, NHWC) and DIR/MODEL/meta.json
-      (names and shapes). DIR defaults to ~/.cache/sentio/reference/litert-2.3.0.
+      DIR/MODEL/output0.bin, … (raw little-endian float32, NHWC; XNNPACK, LiteRT's default),
+      DIR/MODEL/ref_output0.bin, … (LiteRT's BUILTIN_REF kernels on the same input: how far
+      LiteRT itself strays from XNNPACK) and DIR/MODEL/meta.json (names and shapes). DIR
+      defaults to ~/.cache/sentio/reference/litert-2.3.0.
 
   scripts/reference/litert.py bench [--threads 1] [--runs 50] [--warmup 5] MODEL ...
       Prints one JSON line per model: {"model", "threads", "median_ms", "min_ms", "max_ms"}.
@@ -49,9 +51,10 @@ def model_path(name):
     return name if os.path.exists(name) else os.path.join(MODELS, name + ".tflite")
 
 
-def interpreter(name, threads):
-    from ai_edge_litert.interpreter import Interpreter
-    it = Interpreter(model_path=model_path(name), num_threads=threads)
+def interpreter(name, threads, reference=False):
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+    kind = OpResolverType.BUILTIN_REF if reference else OpResolverType.AUTO
+    it = Interpreter(model_path=model_path(name), num_threads=threads, experimental_op_resolver_type=kind)
     it.allocate_tensors()
     return it
 
@@ -74,9 +77,15 @@ def outputs(args):
             x.astype("<f4").tofile(os.path.join(folder, f"input{i}.bin"))
             meta["inputs"].append({"name": d["name"], "shape": [int(v) for v in d["shape"]]})
         it.invoke()
+        ref = interpreter(name, 1, reference=True)
+        for d in ref.get_input_details():
+            ref.set_tensor(d["index"], it.get_tensor(d["index"]))
+        ref.invoke()
+        ref_outputs = {d["name"]: ref.get_tensor(d["index"]) for d in ref.get_output_details()}
         for i, d in enumerate(it.get_output_details()):
             y = it.get_tensor(d["index"])
             y.astype("<f4").tofile(os.path.join(folder, f"output{i}.bin"))
+            ref_outputs[d["name"]].astype("<f4").tofile(os.path.join(folder, f"ref_output{i}.bin"))
             meta["outputs"].append({"name": d["name"], "shape": [int(v) for v in y.shape]})
         with open(os.path.join(folder, "meta.json"), "w") as f:
             json.dump(meta, f, indent=1)

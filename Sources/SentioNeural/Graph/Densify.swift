@@ -1,8 +1,8 @@
 /// Expands a sparse constant (TFLite's TACO-style format: a traversal order over the dense
 /// dimensions and optional block dimensions, each dense or compressed-sparse-row) into a dense
 /// array. Every index read from the file is checked.
-enum Densify {
-    static func run(_ values: ConstantData, format: SparseFormat, shape: [Int], node: Int) throws -> ConstantData {
+package enum Densify {
+    package static func run(_ values: ConstantData, format: SparseFormat, shape: [Int], node: Int) throws -> ConstantData {
         switch values {
         case let .float32(v): return .float32(try expand(v, zero: 0, format: format, shape: shape, node: node))
         case let .float16(v): return .float16(try expand(v, zero: 0, format: format, shape: shape, node: node))

@@ -39,8 +39,8 @@ public enum GraphOptimizer {
 }
 
 /// IEEE 754 half precision, converted by bits (no Float16 type needed on any platform).
-enum Half {
-    static func toFloat(_ h: UInt16) -> Float {
+package enum Half {
+    package static func toFloat(_ h: UInt16) -> Float {
         let sign = UInt32(h >> 15) << 31
         let exponent = Int((h >> 10) & 0x1F)
         let mantissa = UInt32(h & 0x3FF)

@@ -38,6 +38,12 @@ public struct SparseFormat: Sendable, Equatable {
     public var traversalOrder: [Int]
     public var blockMap: [Int]
     public var dimensions: [Dimension]
+
+    public init(traversalOrder: [Int], blockMap: [Int], dimensions: [Dimension]) {
+        self.traversalOrder = traversalOrder
+        self.blockMap = blockMap
+        self.dimensions = dimensions
+    }
 }
 
 /// One tensor of a graph: shape (NHWC for images), element type, and its values when constant.
@@ -48,6 +54,14 @@ public struct TensorInfo: Sendable, Equatable {
     public var constant: ConstantData?
     /// Present only on sparse constants (the data is the non-zero values).
     public var sparsity: SparseFormat?
+
+    public init(name: String, shape: [Int], type: ElementType, constant: ConstantData? = nil, sparsity: SparseFormat? = nil) {
+        self.name = name
+        self.shape = shape
+        self.type = type
+        self.constant = constant
+        self.sparsity = sparsity
+    }
 
     public var elementCount: Int { shape.reduce(1, *) }
     public var isConstant: Bool { constant != nil }

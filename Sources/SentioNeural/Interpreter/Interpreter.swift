@@ -11,7 +11,9 @@ import Darwin
 ///
 /// An interpreter is not thread-safe: use one per thread (they can share a `Graph`).
 public final class Interpreter {
-    public let graph: Graph
+    /// The graph run; its float constants have moved into the interpreter's own aligned
+    /// memory (so a model's weights are not held twice), int32 constants stay.
+    public private(set) var graph: Graph
     public let threads: Int
     public let kernels: KernelChoice
     private let pool: ThreadPool
@@ -27,8 +29,14 @@ public final class Interpreter {
     public var arenaBytes: Int { arenaCount * 4 }
 
     /// Prepares `graph` for `threads` threads (default: all cores).
-    public init(graph: Graph, threads: Int? = nil, kernels: KernelChoice = .fast) throws {
-        self.graph = graph
+    ///
+    /// The graph is consumed: pass it without keeping a copy, and its weight arrays are freed
+    /// as they move into the interpreter.
+    /// `memoryLimit` bounds the activation arena (bytes).
+    public init(graph input: consuming Graph, threads: Int? = nil, kernels: KernelChoice = .fast,
+                memoryLimit: Int = 1 << 31) throws {
+        var graph = input
+        self.graph = Graph(tensors: [], nodes: [], inputs: [], outputs: [], format: graph.format)
         self.threads = max(1, threads ?? Interpreter.coreCount)
         self.kernels = kernels
         pool = ThreadPool(threads: self.threads)
@@ -70,12 +78,16 @@ public final class Interpreter {
         let planned = shapes
         let sizes = lifetimes.keys.reduce(into: [Int: Int]()) { $0[$1] = planned[$1].reduce(1, *) }
         let plan = MemoryPlan(sizes: sizes, lifetimes: lifetimes)
+        guard plan.size * 4 <= memoryLimit else {
+            throw ModelError.invalidGraph("activations need \(plan.size * 4) bytes, over the limit of \(memoryLimit)")
+        }
         arenaCount = max(16, plan.size)
         arena = Interpreter.allocate(arenaCount)
         arena.initialize(repeating: 0, count: arenaCount)
         for (t, offset) in plan.offsets { tensorMemory[t] = arena + offset }
 
-        // Float constants that nodes read at run time.
+        // Float constants that nodes read at run time move into aligned memory; each array is
+        // released as soon as it is copied, so peak memory holds the weights about once.
         for node in graph.nodes {
             for t in node.inputs where t >= 0 && tensorMemory[t] == nil {
                 guard case let .float32(values)? = graph.tensors[t].constant else { continue }
@@ -83,8 +95,10 @@ public final class Interpreter {
                 p.initialize(from: values, count: values.count)
                 constants.append(p)
                 tensorMemory[t] = p
+                if !graph.outputs.contains(t) { graph.tensors[t].constant = nil }
             }
         }
+        self.graph = graph
         let memory = tensorMemory
         var builder = KernelBuilder(graph: graph, choice: kernels) { t in
             FloatTensor(shape: planned[t], data: memory[t] ?? memory.values.first!)

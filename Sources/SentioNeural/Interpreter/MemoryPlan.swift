@@ -1,15 +1,15 @@
 /// Static memory plan: every non-constant tensor gets an offset in one arena, and tensors whose
 /// lifetimes (first write to last read, in node order) do not overlap share memory.
-struct MemoryPlan {
+package struct MemoryPlan {
     /// Offset in floats of each planned tensor.
-    var offsets: [Int: Int] = [:]
+    package var offsets: [Int: Int] = [:]
     /// Arena size in floats.
-    var size = 0
+    package var size = 0
 
     /// Floats are placed on 64-byte boundaries (16 floats) for aligned SIMD loads.
     static let alignment = 16
 
-    init(sizes: [Int: Int], lifetimes: [Int: ClosedRange<Int>]) {
+    package init(sizes: [Int: Int], lifetimes: [Int: ClosedRange<Int>]) {
         // Largest first, each at the lowest offset free during its lifetime (greedy by size,
         // as TFLite's arena planner does).
         let order = sizes.keys.sorted { (sizes[$0]!, -$0) > (sizes[$1]!, -$1) }

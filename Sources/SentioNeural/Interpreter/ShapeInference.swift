@@ -1,7 +1,9 @@
 /// Computes each node's output shape from its inputs and checks it against the shape the
 /// file declares, so that no kernel can index outside its tensors — whatever the file says.
 enum ShapeInference {
-    static let maxElements = 1 << 28
+    /// No tensor may exceed 2²⁶ elements (256 MB): far above any model here, far below what a
+    /// damaged shape could ask for.
+    static let maxElements = 1 << 26
 
     static func fail(_ index: Int, _ node: Node, _ why: String) -> ModelError {
         .invalidGraph("node \(index) (\(node.operation.name)): \(why)")

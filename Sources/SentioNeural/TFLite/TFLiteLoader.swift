@@ -1,7 +1,7 @@
 /// Loads `.tflite` files (FlatBuffers, schema v3) into a ``Graph``.
 ///
 /// The reader follows only checked offsets (see `FlatBuffer`); operators are mapped onto
-/// ``Operation`` here, and an operator the engine lacks is reported by name at load. Sparse
+/// ``Operator`` here, and an operator the engine lacks is reported by name at load. Sparse
 /// and float16 weights are turned into Float32 by ``GraphOptimizer`` afterwards.
 public enum TFLiteLoader {
     /// Loads the model file at `path` and folds its weight-only subgraphs.

@@ -34,7 +34,7 @@ extension TFLiteLoader {
         return Int(value)
     }
 
-    static func operation(_ code: (builtin: Int, custom: String?), _ op: FBTable, node: Int) throws -> Operation {
+    static func operation(_ code: (builtin: Int, custom: String?), _ op: FBTable, node: Int) throws -> Operator {
         let options = try op.table(4, "builtin_options")
         func int(_ id: Int, default value: Int32 = 0) throws -> Int32 { try options?.integer(id, Int32.self, default: value) ?? value }
         func byte(_ id: Int) throws -> Int8 { try options?.integer(id, Int8.self) ?? 0 }

@@ -1,6 +1,6 @@
 /// Reference transposed convolution (TRANSPOSE_CONV and MediaPipe's Convolution2DTransposeBias):
 /// every input pixel scatters x · w[o,ky,kx,c] to output (y·s − pad + ky, x·s − pad + kx).
-enum ReferenceTransposeConv {
+package enum ReferenceTransposeConv {
     static func run(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor,
                     strideH: Int, strideW: Int, padTop: Int, padLeft: Int, activation: Activation) {
         let (n, h, w, c) = x.nhwc
@@ -40,7 +40,7 @@ enum ReferenceTransposeConv {
 
     /// Output size and padding of MediaPipe's Convolution2DTransposeBias (SAME: output = input ·
     /// stride when the filter equals the stride).
-    static func mediapipeGeometry(input: Int, filter: Int, stride: Int, padding: Padding) -> (output: Int, pad: Int) {
+    package static func mediapipeGeometry(input: Int, filter: Int, stride: Int, padding: Padding) -> (output: Int, pad: Int) {
         let total = padding == .same ? max(0, filter - (input - 1) % stride - 1) : 0
         return (stride * (input - 1) + filter - total, total / 2)
     }

@@ -91,7 +91,7 @@ public struct Window: Sendable, Equatable {
 }
 
 /// What a node computes. Inputs and outputs are tensor indices in the node.
-public enum Operation: Sendable, Equatable {
+public enum Operator: Sendable, Equatable {
     /// Inputs: x [N,H,W,Ci], filter [Co,KH,KW,Ci], bias [Co] (optional).
     case conv2D(Window, Activation)
     /// Inputs: x, filter [1,KH,KW,Ci·M], bias; output channel c·M + m reads input channel c.
@@ -158,12 +158,12 @@ public enum Operation: Sendable, Equatable {
 
 /// One operator application.
 public struct Node: Sendable, Equatable {
-    public var operation: Operation
+    public var operation: Operator
     /// Tensor indices; −1 marks an omitted optional input.
     public var inputs: [Int]
     public var outputs: [Int]
 
-    public init(operation: Operation, inputs: [Int], outputs: [Int]) {
+    public init(operation: Operator, inputs: [Int], outputs: [Int]) {
         self.operation = operation
         self.inputs = inputs
         self.outputs = outputs
