@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "SentioImage", targets: ["SentioImage"]),
         .library(name: "SentioNeural", targets: ["SentioNeural"]),
+        .library(name: "SentioVision", targets: ["SentioVision"]),
         .executable(name: "sentio", targets: ["sentio"]),
     ],
     dependencies: [
@@ -28,10 +29,11 @@ let package = Package(
         // otherwise (see docs/neural-kernels.md).
         .target(name: "CSentioKernels"),
         .target(name: "SentioNeural", dependencies: ["SentioImage", "CSentioKernels"]),
+        .target(name: "SentioVision", dependencies: ["SentioImage", "SentioNeural"]),
         .executableTarget(
             name: "sentio",
             dependencies: [
-                "SentioImage", "SentioNeural",
+                "SentioImage", "SentioNeural", "SentioVision",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Mutation fuzzing of the decoders, in a process of its own so heap counts are exact.

@@ -1,0 +1,59 @@
+import Foundation
+import SentioImage
+import SentioNeural
+
+/// 468 face landmarks (MediaPipe's canonical mesh order): x, y normalized to the image, z on
+/// the scale of x (negative towards the camera).
+public struct FaceLandmarks: Sendable, Equatable {
+    public var points: [(x: Double, y: Double, z: Double)]
+    /// Probability that a face is in the region (MediaPipe's face flag).
+    public var presence: Double
+    /// The region the mesh was computed in.
+    public var region: NormalizedRect
+
+    public static func == (a: FaceLandmarks, b: FaceLandmarks) -> Bool {
+        a.presence == b.presence && a.region == b.region && a.points.count == b.points.count
+            && zip(a.points, b.points).allSatisfy { $0 == $1 }
+    }
+}
+
+/// The face mesh stage: region of interest from a detection (rotation from the eye line, box
+/// scaled 1.5× and squared), a 192×192 rotated crop, `face_landmark.tflite`, and the 468
+/// points projected back into the image.
+public final class FaceMesh {
+    private let interpreter: Interpreter
+    public static let inputSize = 192
+
+    public init(store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+        interpreter = try Interpreter(graph: ModelLoader.load(path: store.path(of: "face_landmark")), threads: threads)
+    }
+
+    /// MediaPipe's region for the mesh from a detection in an image of `width`×`height`.
+    public static func region(for face: FaceDetection, imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+        let w = Double(imageWidth), h = Double(imageHeight)
+        let right = face.keypoints[0], left = face.keypoints[1]
+        // Angle of the line from the (subject's) right eye to the left eye, in pixels.
+        let angle = normalizeRadians(-atan2(-(left.y - right.y) * h, (left.x - right.x) * w))
+        let rect = NormalizedRect(xCenter: face.box.x + face.box.width / 2, yCenter: face.box.y + face.box.height / 2,
+                                  width: face.box.width, height: face.box.height, rotation: angle)
+        return rect.transformed(scaleX: 1.5, scaleY: 1.5, squareLong: true, imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
+    /// The mesh inside `region` of `image`.
+    public func landmarks(in image: Image, region: NormalizedRect) throws -> FaceLandmarks {
+        let size = FaceMesh.inputSize
+        let input = try ImageToTensor.tensor(from: image, rect: region.pixels(width: image.width, height: image.height),
+                                             width: size, height: size, range: .zeroToOne, border: .replicate)
+        try interpreter.setInput(0, input)
+        interpreter.invoke()
+        let raw = interpreter.output(0), flag = interpreter.output(1)
+        var points: [(x: Double, y: Double, z: Double)] = []
+        points.reserveCapacity(468)
+        for i in 0 ..< min(468, raw.count / 3) {
+            let p = region.project(x: Double(raw[3 * i]) / Double(size), y: Double(raw[3 * i + 1]) / Double(size))
+            points.append((p.x, p.y, Double(raw[3 * i + 2]) / Double(size) * region.width))
+        }
+        let presence = 1 / (1 + exp(-Double(flag.first ?? -100)))
+        return FaceLandmarks(points: points, presence: presence, region: region)
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// What the face-played game reacts to, measured on one mesh.
+public struct FaceSignals: Sendable, Equatable {
+    /// Eye aspect ratio (Soukupová and Čech, 2016) of each eye: (|p2−p6| + |p3−p5|) / 2|p1−p4|,
+    /// about 0.3 open and under 0.2 closed.
+    public var leftEAR: Double
+    public var rightEAR: Double
+    /// Mouth aspect ratio: inner-lip opening over inner-mouth width (0 closed, ~1 wide open).
+    public var mar: Double
+    /// Mouth width over face width, rescaled so a neutral mouth is about 0 and a broad smile 1.
+    public var smile: Double
+    /// Head rotation in degrees: yaw (positive turning to the subject's left), pitch (positive
+    /// looking up), roll (positive tilting clockwise on screen).
+    public var yaw: Double
+    public var pitch: Double
+    public var roll: Double
+    /// The nose tip in normalized image coordinates (the game's cursor).
+    public var noseTip: (x: Double, y: Double)
+
+    public static func == (a: FaceSignals, b: FaceSignals) -> Bool {
+        a.leftEAR == b.leftEAR && a.rightEAR == b.rightEAR && a.mar == b.mar && a.smile == b.smile && a.yaw == b.yaw
+            && a.pitch == b.pitch && a.roll == b.roll && a.noseTip == b.noseTip
+    }
+
+    /// The six EAR points per eye: corner, two upper lid points, corner, two lower lid points.
+    static let rightEyeEAR = [33, 160, 158, 133, 153, 144]
+    static let leftEyeEAR = [362, 385, 387, 263, 373, 380]
+
+    /// Signals of `mesh` in an image of `width`×`height` (distances are taken in pixels, so a
+    /// non-square image does not bend the ratios).
+    public init(_ mesh: FaceLandmarks, imageWidth: Int, imageHeight: Int) {
+        let w = Double(imageWidth), h = Double(imageHeight)
+        func p(_ i: Int) -> (Double, Double, Double) { (mesh.points[i].x * w, mesh.points[i].y * h, mesh.points[i].z * w) }
+        func d(_ a: Int, _ b: Int) -> Double {
+            let (ax, ay, _) = p(a), (bx, by, _) = p(b)
+            return ((ax - bx) * (ax - bx) + (ay - by) * (ay - by)).squareRoot()
+        }
+        func ear(_ e: [Int]) -> Double { (d(e[1], e[5]) + d(e[2], e[4])) / max(1e-9, 2 * d(e[0], e[3])) }
+        leftEAR = ear(Self.leftEyeEAR)
+        rightEAR = ear(Self.rightEyeEAR)
+        mar = d(13, 14) / max(1e-9, d(78, 308))
+        // Neutral mouths span about 0.38 of the face width (cheek 234 to 454), broad smiles 0.5.
+        smile = min(1, max(0, (d(61, 291) / max(1e-9, d(234, 454)) - 0.38) / 0.12))
+        noseTip = (mesh.points[1].x, mesh.points[1].y)
+
+        // Head pose from the mesh's own 3-D points: x axis from the right to the left cheek, y
+        // axis from the forehead to the chin, z their cross product (towards the face's back).
+        func sub(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> (Double, Double, Double) { (a.0 - b.0, a.1 - b.1, a.2 - b.2) }
+        func unit(_ v: (Double, Double, Double)) -> (Double, Double, Double) {
+            let n = max(1e-9, (v.0 * v.0 + v.1 * v.1 + v.2 * v.2).squareRoot())
+            return (v.0 / n, v.1 / n, v.2 / n)
+        }
+        let xAxis = unit(sub(p(454), p(234)))
+        var yAxis = unit(sub(p(152), p(10)))
+        var zAxis = unit((xAxis.1 * yAxis.2 - xAxis.2 * yAxis.1, xAxis.2 * yAxis.0 - xAxis.0 * yAxis.2, xAxis.0 * yAxis.1 - xAxis.1 * yAxis.0))
+        yAxis = unit((zAxis.1 * xAxis.2 - zAxis.2 * xAxis.1, zAxis.2 * xAxis.0 - zAxis.0 * xAxis.2, zAxis.0 * xAxis.1 - zAxis.1 * xAxis.0))
+        zAxis = unit(zAxis)
+        // Rotation matrix columns are the face axes in camera coordinates (x right, y down, z away).
+        roll = atan2(xAxis.1, xAxis.0) * 180 / .pi
+        yaw = asin(max(-1, min(1, -zAxis.0))) * 180 / .pi
+        pitch = atan2(zAxis.1, zAxis.2) * 180 / .pi * -1
+    }
+
+    /// Decisions on one image: eyes closed when both EARs are under `earThreshold`, mouth open
+    /// when MAR is over `openThreshold`, a closed-mouth smile when MAR is under `closedThreshold`
+    /// and the smile score is over `smileThreshold`.
+    public func eyesClosed(earThreshold: Double = 0.24) -> Bool { leftEAR < earThreshold && rightEAR < earThreshold }
+    public func mouthOpen(openThreshold: Double = 0.5) -> Bool { mar > openThreshold }
+    public func smiling(closedThreshold: Double = 0.24, smileThreshold: Double = 0.5) -> Bool { mar < closedThreshold && smile > smileThreshold }
+}
