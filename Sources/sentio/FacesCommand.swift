@@ -11,7 +11,7 @@ struct FacesCommand: ParsableCommand {
 
     @Argument(help: "A PNG or JPEG photo.") var image: String
     @Option(help: "Detector: short (faces within about 2 m) or full (about 5 m).") var model = "short"
-    @Option(help: "Minimum detection score.") var minScore = 0.5
+    @Option(help: "Minimum detection score (default 0.5 short range, 0.6 full range, as MediaPipe's graphs).") var minScore: Double?
     @Flag(help: "Print JSON (see the README for the keys).") var json = false
     @Option(help: "Write the photo with boxes, keypoints and meshes drawn.") var annotate: String?
     @Option(help: "Run the whole pipeline N times in one process and print median/min/max ms.") var bench: Int?
@@ -23,19 +23,16 @@ struct FacesCommand: ParsableCommand {
         let eyesClosed: Bool, mouthOpen: Bool, smiling: Bool
     }
     struct Face: Encodable {
-        let box: Box, score: Double, keypoints: [[Double]], landmarks: [[Double]], signals: Signals
+        let box: Box, score: Double, presence: Double, keypoints: [[Double]], landmarks: [[Double]], signals: Signals
     }
     struct Report: Encodable { let width: Int, height: Int, faces: [Face] }
 
     func run() throws {
         guard let choice = FaceDetector.Model(rawValue: model) else { throw ValidationError("--model is short or full") }
         let photo = try ImageIO.read(image)
-        let detector = try FaceDetector(model: choice, minScore: minScore, threads: threads)
-        let mesh = try FaceMesh(threads: threads)
+        let landmarker = try FaceLandmarker(model: choice, minScore: minScore, threads: threads)
         let pipeline = { () throws -> [(FaceDetection, FaceLandmarks)] in
-            try detector.detect(photo).map { face in
-                (face, try mesh.landmarks(in: photo, region: FaceMesh.region(for: face, imageWidth: photo.width, imageHeight: photo.height)))
-            }
+            try landmarker.faces(in: photo).map { ($0.detection, $0.landmarks) }
         }
         if let bench {
             guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
@@ -44,10 +41,11 @@ struct FacesCommand: ParsableCommand {
         let found = try pipeline()
         let faces = found.map { face, landmarks in
             let s = FaceSignals(landmarks, imageWidth: photo.width, imageHeight: photo.height)
-            return Face(box: Box(x: face.box.x, y: face.box.y, width: face.box.width, height: face.box.height), score: face.score,
+            return Face(box: Box(x: face.box.x, y: face.box.y, width: face.box.width, height: face.box.height), score: face.score, presence: landmarks.presence,
                         keypoints: face.keypoints.map { [$0.x, $0.y] }, landmarks: landmarks.points.map { [$0.x, $0.y, $0.z] },
                         signals: Signals(leftEAR: s.leftEAR, rightEAR: s.rightEAR, MAR: s.mar, smile: s.smile, yaw: s.yaw, pitch: s.pitch,
-                                         roll: s.roll, eyesClosed: s.eyesClosed(), mouthOpen: s.mouthOpen(), smiling: s.smiling()))
+                                         roll: s.roll, eyesClosed: s.eyesClosed(), mouthOpen: s.mouthOpen(openThreshold: FaceSignals.stillMouthOpen),
+                                         smiling: s.smile > FaceSignals.stillSmile))
         }
         if let annotate { try draw(photo, found, to: annotate) }
         if json { return try JSONOutput.print(Report(width: photo.width, height: photo.height, faces: faces)) }

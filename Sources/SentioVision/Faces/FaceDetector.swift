@@ -27,6 +27,9 @@ public final class FaceDetector {
 
         var file: String { self == .shortRange ? "face_detection_short_range" : "face_detection_full_range_sparse" }
         var anchors: SSDAnchorOptions { self == .shortRange ? .faceShortRange : .faceFullRange }
+        /// MediaPipe's own thresholds for each graph (0.5 short range, 0.6 full range). Below
+        /// them, weak boxes would join the weighted suppression and move the merged box.
+        public var defaultMinScore: Double { self == .shortRange ? 0.5 : 0.6 }
     }
 
     public let model: Model
@@ -35,9 +38,10 @@ public final class FaceDetector {
     private let decoder: DetectionDecoder
     private let size: Int
 
-    /// Loads the model from the store; `minScore` defaults to 0.5.
-    public init(model: Model = .shortRange, minScore: Double = 0.5, store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+    /// Loads the model from the store; `minScore` defaults to the model's own threshold.
+    public init(model: Model = .shortRange, minScore: Double? = nil, store: ModelStore = ModelStore(), threads: Int? = nil) throws {
         self.model = model
+        let minScore = minScore ?? model.defaultMinScore
         self.minScore = minScore
         interpreter = try Interpreter(graph: ModelLoader.load(path: store.path(of: model.file)), threads: threads)
         let options = model.anchors
@@ -47,8 +51,14 @@ public final class FaceDetector {
     }
 
     /// The faces in `image`, most confident first.
-    public func detect(_ image: Image) throws -> [FaceDetection] {
-        let rect = ImageToTensor.letterboxRect(imageWidth: image.width, imageHeight: image.height, aspect: 1)
+    ///
+    /// `zoomOut` > 1 shows the model the image shrunk by that factor on a black surround: a
+    /// face that fills the whole frame (a tight crop) is too large for BlazeFace's anchors and
+    /// is found at a smaller scale.
+    public func detect(_ image: Image, zoomOut: Double = 1) throws -> [FaceDetection] {
+        var rect = ImageToTensor.letterboxRect(imageWidth: image.width, imageHeight: image.height, aspect: 1)
+        rect.width *= zoomOut
+        rect.height *= zoomOut
         let input = try ImageToTensor.tensor(from: image, rect: rect.pixels(width: image.width, height: image.height),
                                              width: size, height: size, range: .minusOneToOne, border: .constant(.black))
         try interpreter.setInput(0, input)

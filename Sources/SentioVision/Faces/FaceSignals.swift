@@ -62,6 +62,14 @@ public struct FaceSignals: Sendable, Equatable {
         pitch = atan2(zAxis.1, zAxis.2) * 180 / .pi * -1
     }
 
+    /// Thresholds for decisions on a single still photo, where no run of frames can confirm a
+    /// gesture: any visible opening of the lips (MAR over 0.1) counts as open, and a smile
+    /// score over 0.3 as smiling whatever the mouth does. The game's own thresholds (MAR 0.5,
+    /// EAR 0.24 held for frames) are the defaults of the functions below and of the temporal
+    /// detectors.
+    public static let stillMouthOpen = 0.1
+    public static let stillSmile = 0.3
+
     /// Decisions on one image: eyes closed when both EARs are under `earThreshold`, mouth open
     /// when MAR is over `openThreshold`, a closed-mouth smile when MAR is under `closedThreshold`
     /// and the smile score is over `smileThreshold`.

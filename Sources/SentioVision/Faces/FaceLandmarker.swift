@@ -1,0 +1,40 @@
+import SentioImage
+import SentioNeural
+
+/// A face as the pipeline reports it: the detection and the mesh that confirmed it.
+public struct Face: Sendable, Equatable {
+    public var detection: FaceDetection
+    public var landmarks: FaceLandmarks
+}
+
+/// Detection, mesh and verification in one: every detection gets a mesh, and only faces whose
+/// mesh presence reaches `minPresence` are reported (as MediaPipe's face mesh reports them —
+/// BlazeFace alone takes the odd dog for a face; the mesh does not).
+public final class FaceLandmarker {
+    public let detector: FaceDetector
+    public let mesh: FaceMesh
+    public var minPresence: Double
+
+    public init(model: FaceDetector.Model = .shortRange, minScore: Double? = nil, minPresence: Double = 0.5,
+                store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+        detector = try FaceDetector(model: model, minScore: minScore, store: store, threads: threads)
+        mesh = try FaceMesh(store: store, threads: threads)
+        self.minPresence = minPresence
+    }
+
+    /// The faces in `image`. When none is found and `retryZoomedOut` is set, the image is
+    /// searched again zoomed out 2× (for tight face crops).
+    public func faces(in image: Image, retryZoomedOut: Bool = true) throws -> [Face] {
+        var found = try verified(image, zoomOut: 1)
+        if found.isEmpty && retryZoomedOut { found = try verified(image, zoomOut: 2) }
+        return found
+    }
+
+    private func verified(_ image: Image, zoomOut: Double) throws -> [Face] {
+        try detector.detect(image, zoomOut: zoomOut).compactMap { detection in
+            let region = FaceMesh.region(for: detection, imageWidth: image.width, imageHeight: image.height)
+            let landmarks = try mesh.landmarks(in: image, region: region)
+            return landmarks.presence >= minPresence ? Face(detection: detection, landmarks: landmarks) : nil
+        }
+    }
+}

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Reference outputs and timings of MediaPipe 0.10.21's legacy solutions (the peer of
+Sentio's face, hand and pose pipelines), so parity tests and speed ratios have something to
+compare with.
+
+Runs inside a virtual environment of its own (~/.cache/sentio/venv-mediapipe): the mediapipe
+wheel itself (the one scripts/fetch-models keeps in ~/.cache/sentio/downloads, installed without
+its optional dependencies: jax, sounddevice and the GUI OpenCV are not needed by the legacy
+solutions) plus numpy<2, protobuf<5, absl-py, attrs, flatbuffers, matplotlib, pillow and
+opencv-contrib-python-headless from PyPI.
+
+  scripts/reference/mediapipe_solutions.py faces [--out FILE] [--runs N] IMAGE_OR_FOLDER ...
+      For every image: face_detection (model 0 and 1, min confidence 0.5) and face_mesh (static
+      image mode, up to 10 faces, no iris refinement) results in normalized coordinates, and the
+      median wall time of detection + mesh over N runs (default 5). Writes JSON (default
+      ~/.cache/sentio/reference/mediapipe-0.10.21/faces.json); keys are the paths relative to
+      the fixtures folder (or as given for images elsewhere).
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import time
+
+VENV = os.path.expanduser("~/.cache/sentio/venv-mediapipe")
+DOWNLOADS = os.path.expanduser("~/.cache/sentio/downloads")
+PACKAGES = ["numpy<2", "protobuf>=4.25.3,<5", "absl-py", "attrs", "flatbuffers", "matplotlib", "pillow",
+            "opencv-contrib-python-headless"]
+DEFAULT_OUT = os.path.expanduser("~/.cache/sentio/reference/mediapipe-0.10.21/faces.json")
+
+
+def ensure_venv():
+    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
+        return
+    python = os.path.join(VENV, "bin", "python")
+    if not os.path.exists(os.path.join(VENV, ".ready")):
+        print("mediapipe_solutions.py: creating", VENV, file=sys.stderr, flush=True)
+        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
+        wheels = glob.glob(os.path.join(DOWNLOADS, "mediapipe-0.10.21-*.whl"))
+        wheel = wheels[0] if wheels else "mediapipe==0.10.21"
+        subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", wheel], check=True)
+        subprocess.run([python, "-m", "pip", "install", "--quiet", *PACKAGES], check=True)
+        open(os.path.join(VENV, ".ready"), "w").close()
+    os.execv(python, [python, *sys.argv])
+
+
+def images(paths):
+    for p in paths:
+        if os.path.isdir(p):
+            for root, _, files in os.walk(p):
+                for f in sorted(files):
+                    if f.lower().endswith((".jpg", ".jpeg", ".png")):
+                        yield os.path.join(root, f)
+        else:
+            yield p
+
+
+def faces(args):
+    import mediapipe as mp
+    import numpy as np
+    from PIL import Image, ImageOps
+    out = {}
+    det0 = mp.solutions.face_detection.FaceDetection(model_selection=0, min_detection_confidence=0.5)
+    det1 = mp.solutions.face_detection.FaceDetection(model_selection=1, min_detection_confidence=0.5)
+    mesh = mp.solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=10, refine_landmarks=False,
+                                           min_detection_confidence=0.5)
+
+    def detections(result):
+        found = []
+        for d in result.detections or []:
+            b = d.location_data.relative_bounding_box
+            found.append({"box": [b.xmin, b.ymin, b.width, b.height], "score": d.score[0],
+                          "keypoints": [[k.x, k.y] for k in d.location_data.relative_keypoints]})
+        return found
+
+    for path in images(args.paths):
+        # As displayed: EXIF orientation applied, RGB.
+        img = np.asarray(ImageOps.exif_transpose(Image.open(path)).convert("RGB"))
+        entry = {"width": img.shape[1], "height": img.shape[0],
+                 "short": detections(det0.process(img)), "full": detections(det1.process(img))}
+        m = mesh.process(img)
+        entry["mesh"] = [[[p.x, p.y, p.z] for p in f.landmark] for f in (m.multi_face_landmarks or [])]
+        times = []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            det0.process(img)
+            mesh.process(img)
+            times.append((time.perf_counter() - start) * 1e3)
+        entry["ms"] = sorted(times)[len(times) // 2]
+        # Keys relative to the fixtures folder when the image is in it, so any checkout can read them.
+        out[path.split("fixtures/", 1)[-1]] = entry
+        print(f"mediapipe_solutions.py: {path}: {len(entry['short'])} faces", file=sys.stderr, flush=True)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(out, f)
+
+
+def main():
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    f = sub.add_parser("faces")
+    f.add_argument("--out", default=DEFAULT_OUT)
+    f.add_argument("--runs", type=int, default=5)
+    f.add_argument("paths", nargs="+")
+    args = parser.parse_args()
+    ensure_venv()
+    faces(args)
+
+
+if __name__ == "__main__":
+    main()
