@@ -4,6 +4,8 @@ SAMPLES ?= $(or $(SENTIO_SAMPLES),$(HOME)/.cache/sentio/samples)
 FUZZ_ITERATIONS ?= 100000
 
 REFERENCE ?= $(HOME)/.cache/sentio/reference/litert-2.3.0
+MEDIAPIPE ?= $(HOME)/.cache/sentio/reference/mediapipe-0.10.21
+FIXTURES ?= $(or $(SENTIO_FIXTURES),../shared/fixtures)
 
 .PHONY: run test deps models reference release bench-jpeg bench-neural clean
 
@@ -23,9 +25,13 @@ run: models release
 	.build/release/sentio image demo $(SAMPLES)/grace_hopper.jpg out/demo.png
 	@echo "open out/demo.png"
 
-# LiteRT's outputs for the parity tests (made once; the venv and outputs stay in ~/.cache).
+# LiteRT's and MediaPipe's outputs for the parity tests (made once; the venvs and outputs stay
+# in ~/.cache). Without the fixtures the face parity tests use nothing more and say so.
 reference: models
 	@test -f $(REFERENCE)/hand_recrop/ref_output0.bin || scripts/reference/litert.py outputs
+	@test -f $(MEDIAPIPE)/faces.json || ! test -d $(FIXTURES)/faces || scripts/reference/mediapipe_solutions.py faces \
+		$(FIXTURES)/faces/identity $(FIXTURES)/faces/multiface $(FIXTURES)/faces/hard $(FIXTURES)/faces/negatives \
+		$(FIXTURES)/faces/attributes $(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/reference/images
 
 # Unit, parity and evaluation tests (release build: the parity tests run every model three
 # ways), then 100,000 mutated files per image decoder and 10,000 mutated models.

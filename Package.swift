@@ -40,6 +40,7 @@ let package = Package(
         .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "SentioNeural", "CSentioCodecs"]),
         .testTarget(name: "SentioImageTests", dependencies: ["SentioImage"], exclude: ["Data"]),
         .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural"]),
+        .testTarget(name: "SentioVisionTests", dependencies: ["SentioVision", "SentioImage", "SentioNeural"]),
     ],
     swiftLanguageModes: [.v6]
 )

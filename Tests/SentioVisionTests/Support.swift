@@ -1,0 +1,44 @@
+import Foundation
+import SentioImage
+
+enum VisionTestData {
+    static let repository: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0 ..< 3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static let fixtures: String? = {
+        let candidates = [ProcessInfo.processInfo.environment["SENTIO_FIXTURES"], repository + "/../shared/fixtures"].compactMap { $0 }
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/README.md") }
+    }()
+
+    /// MediaPipe's results on the fixture photos, from scripts/reference/mediapipe_solutions.py.
+    static let mediapipeFaces = NSHomeDirectory() + "/.cache/sentio/reference/mediapipe-0.10.21/faces.json"
+
+    static func json(_ path: String) -> Any? {
+        FileManager.default.contents(atPath: path).flatMap { try? JSONSerialization.jsonObject(with: $0) }
+    }
+
+    static func images(under directory: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
+        return walker.compactMap { $0 as? String }
+            .filter { ["png", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
+            .map { directory + "/" + $0 }.sorted()
+    }
+}
+
+/// Intersection over union of two (x, y, width, height) boxes.
+func iou(_ a: [Double], _ b: [Double]) -> Double {
+    let x0 = max(a[0], b[0]), y0 = max(a[1], b[1]), x1 = min(a[0] + a[2], b[0] + b[2]), y1 = min(a[1] + a[3], b[1] + b[3])
+    let inter = max(0, x1 - x0) * max(0, y1 - y0)
+    return inter / (a[2] * a[3] + b[2] * b[3] - inter)
+}
+
+/// Mean landmark distance between two meshes over the inter-ocular distance (outer eye corners
+/// 33 and 263 of the reference), in pixels of a `w`×`h` image.
+func meshError(_ ours: [(x: Double, y: Double, z: Double)], _ theirs: [[Double]], w: Double, h: Double) -> Double {
+    let iod = hypot((theirs[33][0] - theirs[263][0]) * w, (theirs[33][1] - theirs[263][1]) * h)
+    let total = zip(ours, theirs).reduce(0.0) { $0 + hypot(($1.0.x - $1.1[0]) * w, ($1.0.y - $1.1[1]) * h) }
+    return total / Double(theirs.count) / iod
+}
