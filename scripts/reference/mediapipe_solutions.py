@@ -15,6 +15,10 @@ opencv-contrib-python-headless from PyPI.
       median wall time of detection + mesh over N runs (default 5). Writes JSON (default
       ~/.cache/sentio/reference/mediapipe-0.10.21/faces.json); keys are the paths relative to
       the fixtures folder (or as given for images elsewhere).
+
+  scripts/reference/mediapipe_solutions.py bench [--runs N] IMAGE ...
+      One JSON line per image: median, min and max wall time of face_mesh.process in static
+      image mode (detection + mesh, end to end) after 3 warm-up runs.
 """
 import glob
 import json
@@ -96,6 +100,26 @@ def faces(args):
         json.dump(out, f)
 
 
+def bench(args):
+    """Median wall time of face_mesh.process (static image mode: detection + mesh) per image."""
+    import mediapipe as mp
+    import numpy as np
+    from PIL import Image, ImageOps
+    mesh = mp.solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=10, refine_landmarks=False,
+                                           min_detection_confidence=0.5)
+    for path in args.paths:
+        img = np.asarray(ImageOps.exif_transpose(Image.open(path)).convert("RGB"))
+        for _ in range(3):
+            mesh.process(img)
+        times = []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            mesh.process(img)
+            times.append((time.perf_counter() - start) * 1e3)
+        times.sort()
+        print(json.dumps({"image": path, "median_ms": times[len(times) // 2], "min_ms": times[0], "max_ms": times[-1]}), flush=True)
+
+
 def main():
     import argparse
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -104,9 +128,12 @@ def main():
     f.add_argument("--out", default=DEFAULT_OUT)
     f.add_argument("--runs", type=int, default=5)
     f.add_argument("paths", nargs="+")
+    b = sub.add_parser("bench")
+    b.add_argument("--runs", type=int, default=30)
+    b.add_argument("paths", nargs="+")
     args = parser.parse_args()
     ensure_venv()
-    faces(args)
+    faces(args) if args.command == "faces" else bench(args)
 
 
 if __name__ == "__main__":
