@@ -48,7 +48,7 @@ extension Image {
         }
         let c = channels, w = width, h = height, stride = rowStride
         let m = outputToSource
-        var fill = [Float](repeating: 0, count: 4)
+        var fill = [Int](repeating: 0, count: 4)
         var replicate = false
         switch border {
         case .replicate: replicate = true
@@ -58,37 +58,58 @@ extension Image {
             case .rgb8: [color.r, color.g, color.b]
             case .rgba8: [color.r, color.g, color.b, color.a]
             }
-            for k in 0 ..< c { fill[k] = Float(px[k]) }
+            for k in 0 ..< c { fill[k] = Int(px[k]) }
         }
         return withUnsafeBytes { src in
             Image(uninitializedWidth: size.width, height: size.height, format: format) { dst in
+                // The map is affine, so along an output row the source position moves by a
+                // constant step: no per-pixel matrix product. Positions are rounded to 1/32
+                // pixel and the four weights are integers summing to 2¹⁵, as OpenCV's
+                // warpAffine interpolates 8-bit images: integer arithmetic is fast, and the
+                // model inputs come out as MediaPipe's do.
+                let stepX = m.a, stepY = m.c
+                var o = 0
                 for oy in 0 ..< size.height {
-                    for ox in 0 ..< size.width {
-                        // Source position in pixel-centre coordinates.
-                        let px = Double(ox) + 0.5, py = Double(oy) + 0.5
-                        let sx = m.a * px + m.b * py + m.tx - 0.5
-                        let sy = m.c * px + m.d * py + m.ty - 0.5
-                        let x0 = Int(sx.rounded(.down)), y0 = Int(sy.rounded(.down))
-                        let fx = Float(sx - Double(x0)), fy = Float(sy - Double(y0))
-                        let out = (oy * size.width + ox) * c
-                        let inside = x0 >= 0 && y0 >= 0 && x0 + 1 < w && y0 + 1 < h
-                        for k in 0 ..< c {
-                            func sample(_ x: Int, _ y: Int) -> Float {
-                                if inside { return Float(src[y * stride + x * c + k]) }
-                                if replicate {
-                                    let cx = min(max(x, 0), w - 1), cy = min(max(y, 0), h - 1)
-                                    return Float(src[cy * stride + cx * c + k])
-                                }
-                                return x >= 0 && y >= 0 && x < w && y < h ? Float(src[y * stride + x * c + k]) : fill[k]
+                    let py = Double(oy) + 0.5
+                    var sx = m.a * 0.5 + m.b * py + m.tx - 0.5
+                    var sy = m.c * 0.5 + m.d * py + m.ty - 0.5
+                    for _ in 0 ..< size.width {
+                        // Far-off positions (a point at infinity) clamp instead of overflowing.
+                        // Round half up by truncating a shifted positive value (no libm call).
+                        let qx = Int(max(-1e9, min(1e9, sx * 32)) + 1_073_741_824.5) - 1_073_741_824
+                        let qy = Int(max(-1e9, min(1e9, sy * 32)) + 1_073_741_824.5) - 1_073_741_824
+                        let x0 = qx >> 5, y0 = qy >> 5, ax = qx & 31, ay = qy & 31
+                        let w00 = (32 - ax) * (32 - ay) * 32, w10 = ax * (32 - ay) * 32
+                        let w01 = (32 - ax) * ay * 32, w11 = ax * ay * 32
+                        if x0 >= 0 && y0 >= 0 && x0 + 1 < w && y0 + 1 < h {
+                            let i = y0 * stride + x0 * c
+                            for k in 0 ..< c {
+                                let v = Int(src[i + k]) * w00 + Int(src[i + c + k]) * w10
+                                    + Int(src[i + stride + k]) * w01 + Int(src[i + stride + c + k]) * w11
+                                dst[o + k] = UInt8(truncatingIfNeeded: (v + 16384) >> 15)
                             }
-                            let top = sample(x0, y0) * (1 - fx) + sample(x0 + 1, y0) * fx
-                            let bottom = sample(x0, y0 + 1) * (1 - fx) + sample(x0 + 1, y0 + 1) * fx
-                            let v = top * (1 - fy) + bottom * fy
-                            dst[out + k] = UInt8(clamping: Int((v + 0.5).rounded(.down)))
+                        } else {
+                            for k in 0 ..< c {
+                                let v = sample(src, x0, y0, k) * w00 + sample(src, x0 + 1, y0, k) * w10
+                                    + sample(src, x0, y0 + 1, k) * w01 + sample(src, x0 + 1, y0 + 1, k) * w11
+                                dst[o + k] = UInt8(truncatingIfNeeded: (v + 16384) >> 15)
+                            }
                         }
+                        o += c
+                        sx += stepX
+                        sy += stepY
                     }
                 }
             }
+        }
+
+        /// A source sample at (x, y), channel k, with the border rule outside the image.
+        func sample(_ src: UnsafeBufferPointer<UInt8>, _ x: Int, _ y: Int, _ k: Int) -> Int {
+            if replicate {
+                let cx = min(max(x, 0), w - 1), cy = min(max(y, 0), h - 1)
+                return Int(src[cy * stride + cx * c + k])
+            }
+            return x >= 0 && y >= 0 && x < w && y < h ? Int(src[y * stride + x * c + k]) : fill[k]
         }
     }
 

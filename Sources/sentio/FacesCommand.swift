@@ -9,7 +9,8 @@ struct FacesCommand: ParsableCommand {
         commandName: "faces",
         abstract: "Find faces, place the 468-point mesh and measure the face signals.")
 
-    @Argument(help: "A PNG or JPEG photo.") var image: String
+    @Argument(help: "A PNG or JPEG photo.") var image: String?
+    @Option(help: "A folder of frames or a Y4M file: track the face and print one JSON line per frame.") var video: String?
     @Option(help: "Detector: short (faces within about 2 m) or full (about 5 m).") var model = "short"
     @Option(help: "Minimum detection score (default 0.5 short range, 0.6 full range, as MediaPipe's graphs).") var minScore: Double?
     @Flag(help: "Print JSON (see the README for the keys).") var json = false
@@ -26,9 +27,55 @@ struct FacesCommand: ParsableCommand {
         let box: Box, score: Double, presence: Double, keypoints: [[Double]], landmarks: [[Double]], signals: Signals
     }
     struct Report: Encodable { let width: Int, height: Int, faces: [Face] }
+    struct FrameReport: Encodable { let frame: Int, width: Int, height: Int, faces: [Face] }
+
+    static func face(_ detection: FaceDetection?, _ landmarks: FaceLandmarks, _ s: FaceSignals,
+                     eyesClosed: Bool, mouthOpen: Bool, smiling: Bool) -> Face {
+        let box: Box
+        if let b = detection?.box {
+            box = Box(x: b.x, y: b.y, width: b.width, height: b.height)
+        } else {
+            // Tracked frames have no detection: the mesh's bounding box stands in.
+            let xs = landmarks.points.map(\.x), ys = landmarks.points.map(\.y)
+            box = Box(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        }
+        return Face(box: box, score: detection?.score ?? landmarks.presence, presence: landmarks.presence,
+                    keypoints: detection?.keypoints.map { [$0.x, $0.y] } ?? [], landmarks: landmarks.points.map { [$0.x, $0.y, $0.z] },
+                    signals: Signals(leftEAR: s.leftEAR, rightEAR: s.rightEAR, MAR: s.mar, smile: s.smile, yaw: s.yaw, pitch: s.pitch,
+                                     roll: s.roll, eyesClosed: eyesClosed, mouthOpen: mouthOpen, smiling: smiling))
+    }
+
+    func runVideo(_ path: String, _ choice: FaceDetector.Model) throws {
+        let frames = try VideoFrames.load(path)
+        let tracker = FaceTracker(landmarker: try FaceLandmarker(model: choice, minScore: minScore, threads: threads))
+        if let bench {
+            guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
+            // Per frame, tracking included: the whole clip N times, reported per frame.
+            let result = try Bench.run(bench) { tracker.reset(); for f in frames { _ = try tracker.track(f) } }
+            let n = Double(frames.count)
+            return try JSONOutput.print(Bench.Result(median_ms: result.median_ms / n, min_ms: result.min_ms / n, max_ms: result.max_ms / n, runs: bench))
+        }
+        var gestures = FaceGestureDetector()
+        for (i, frame) in frames.enumerated() {
+            let meshes = try tracker.track(frame)
+            let signals = meshes.map { FaceSignals($0, imageWidth: frame.width, imageHeight: frame.height) }
+            gestures.update(signals)
+            let faces = zip(meshes, signals).map {
+                Self.face(nil, $0, $1, eyesClosed: gestures.eyesClosed, mouthOpen: gestures.mouthOpen, smiling: gestures.smiling)
+            }
+            if json {
+                try JSONOutput.print(FrameReport(frame: i, width: frame.width, height: frame.height, faces: faces))
+            } else {
+                print("frame \(i): \(faces.count) face\(faces.count == 1 ? "" : "s")"
+                    + (faces.isEmpty ? "" : ", eyes \(gestures.eyesClosed ? "closed" : "open"), mouth \(gestures.mouthOpen ? "open" : "closed"), \(gestures.smiling ? "smiling" : "not smiling")"))
+            }
+        }
+    }
 
     func run() throws {
         guard let choice = FaceDetector.Model(rawValue: model) else { throw ValidationError("--model is short or full") }
+        if let video { return try runVideo(video, choice) }
+        guard let image else { throw ValidationError("give a photo, or --video with a folder of frames or a Y4M file") }
         let photo = try ImageIO.read(image)
         let landmarker = try FaceLandmarker(model: choice, minScore: minScore, threads: threads)
         let pipeline = { () throws -> [(FaceDetection, FaceLandmarks)] in
@@ -41,11 +88,8 @@ struct FacesCommand: ParsableCommand {
         let found = try pipeline()
         let faces = found.map { face, landmarks in
             let s = FaceSignals(landmarks, imageWidth: photo.width, imageHeight: photo.height)
-            return Face(box: Box(x: face.box.x, y: face.box.y, width: face.box.width, height: face.box.height), score: face.score, presence: landmarks.presence,
-                        keypoints: face.keypoints.map { [$0.x, $0.y] }, landmarks: landmarks.points.map { [$0.x, $0.y, $0.z] },
-                        signals: Signals(leftEAR: s.leftEAR, rightEAR: s.rightEAR, MAR: s.mar, smile: s.smile, yaw: s.yaw, pitch: s.pitch,
-                                         roll: s.roll, eyesClosed: s.eyesClosed(), mouthOpen: s.mouthOpen(openThreshold: FaceSignals.stillMouthOpen),
-                                         smiling: s.smile > FaceSignals.stillSmile))
+            return Self.face(face, landmarks, s, eyesClosed: s.eyesClosed(), mouthOpen: s.mouthOpen(openThreshold: FaceSignals.stillMouthOpen),
+                             smiling: s.smile > FaceSignals.stillSmile)
         }
         if let annotate { try draw(photo, found, to: annotate) }
         if json { return try JSONOutput.print(Report(width: photo.width, height: photo.height, faces: faces)) }

@@ -42,3 +42,11 @@ func meshError(_ ours: [(x: Double, y: Double, z: Double)], _ theirs: [[Double]]
     let total = zip(ours, theirs).reduce(0.0) { $0 + hypot(($1.0.x - $1.1[0]) * w, ($1.0.y - $1.1[1]) * h) }
     return total / Double(theirs.count) / iod
 }
+
+extension Image {
+    /// Mean absolute difference per channel value (same size and format).
+    func meanAbsoluteDifference(_ other: Image) -> Double {
+        let a = packedBytes, b = other.packedBytes
+        return Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count)
+    }
+}

@@ -23,6 +23,19 @@ public struct FaceSignals: Sendable, Equatable {
             && a.pitch == b.pitch && a.roll == b.roll && a.noseTip == b.noseTip
     }
 
+    /// Signals given directly (for replaying recorded values and for tests).
+    public init(leftEAR: Double, rightEAR: Double, mar: Double, smile: Double, yaw: Double, pitch: Double, roll: Double,
+                noseTip: (x: Double, y: Double)) {
+        self.leftEAR = leftEAR
+        self.rightEAR = rightEAR
+        self.mar = mar
+        self.smile = smile
+        self.yaw = yaw
+        self.pitch = pitch
+        self.roll = roll
+        self.noseTip = noseTip
+    }
+
     /// The six EAR points per eye: corner, two upper lid points, corner, two lower lid points.
     static let rightEyeEAR = [33, 160, 158, 133, 153, 144]
     static let leftEyeEAR = [362, 385, 387, 263, 373, 380]
