@@ -13,6 +13,7 @@ struct FacesCommand: ParsableCommand {
     @Option(help: "A folder of frames or a Y4M file: track the face and print one JSON line per frame.") var video: String?
     @Option(help: "Detector: short (faces within about 2 m) or full (about 5 m).") var model = "short"
     @Option(help: "Minimum detection score (default 0.5 short range, 0.6 full range, as MediaPipe's graphs).") var minScore: Double?
+    @Flag(help: "Refine the irises: 478 landmarks instead of 468.") var iris = false
     @Flag(help: "Print JSON (see the README for the keys).") var json = false
     @Option(help: "Write the photo with boxes, keypoints and meshes drawn.") var annotate: String?
     @Option(help: "Run the whole pipeline N times in one process and print median/min/max ms.") var bench: Int?
@@ -47,7 +48,7 @@ struct FacesCommand: ParsableCommand {
 
     func runVideo(_ path: String, _ choice: FaceDetector.Model) throws {
         let frames = try VideoFrames.load(path)
-        let tracker = FaceTracker(landmarker: try FaceLandmarker(model: choice, minScore: minScore, threads: threads))
+        let tracker = FaceTracker(landmarker: try FaceLandmarker(model: choice, minScore: minScore, refineIrises: iris, threads: threads))
         if let bench {
             guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
             // Per frame, tracking included: the whole clip N times, reported per frame.
@@ -77,7 +78,7 @@ struct FacesCommand: ParsableCommand {
         if let video { return try runVideo(video, choice) }
         guard let image else { throw ValidationError("give a photo, or --video with a folder of frames or a Y4M file") }
         let photo = try ImageIO.read(image)
-        let landmarker = try FaceLandmarker(model: choice, minScore: minScore, threads: threads)
+        let landmarker = try FaceLandmarker(model: choice, minScore: minScore, refineIrises: iris, threads: threads)
         let pipeline = { () throws -> [(FaceDetection, FaceLandmarks)] in
             try landmarker.faces(in: photo).map { ($0.detection, $0.landmarks) }
         }

@@ -13,13 +13,23 @@ public struct Face: Sendable, Equatable {
 public final class FaceLandmarker {
     public let detector: FaceDetector
     public let mesh: FaceMesh
+    /// With iris refinement, meshes have 478 points.
+    public let iris: IrisLandmarker?
     public var minPresence: Double
 
     public init(model: FaceDetector.Model = .shortRange, minScore: Double? = nil, minPresence: Double = 0.5,
-                store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+                refineIrises: Bool = false, store: ModelStore = ModelStore(), threads: Int? = nil) throws {
         detector = try FaceDetector(model: model, minScore: minScore, store: store, threads: threads)
         mesh = try FaceMesh(store: store, threads: threads)
+        iris = refineIrises ? try IrisLandmarker(store: store, threads: threads) : nil
         self.minPresence = minPresence
+    }
+
+    /// The mesh in `region`, refined with irises when enabled.
+    public func landmarks(in image: Image, region: NormalizedRect) throws -> FaceLandmarks {
+        let m = try mesh.landmarks(in: image, region: region)
+        guard let iris, m.presence >= minPresence else { return m }
+        return try iris.refine(m, in: image)
     }
 
     /// The faces in `image`. When none is found and `retryZoomedOut` is set, the image is
@@ -33,7 +43,7 @@ public final class FaceLandmarker {
     private func verified(_ image: Image, zoomOut: Double) throws -> [Face] {
         try detector.detect(image, zoomOut: zoomOut).compactMap { detection in
             let region = FaceMesh.region(for: detection, imageWidth: image.width, imageHeight: image.height)
-            let landmarks = try mesh.landmarks(in: image, region: region)
+            let landmarks = try self.landmarks(in: image, region: region)
             return landmarks.presence >= minPresence ? Face(detection: detection, landmarks: landmarks) : nil
         }
     }

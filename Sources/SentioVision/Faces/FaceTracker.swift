@@ -27,7 +27,7 @@ public final class FaceTracker {
     public func track(_ frame: Image) throws -> [FaceLandmarks] {
         var found: [FaceLandmarks] = []
         for region in regions {
-            let mesh = try landmarker.mesh.landmarks(in: frame, region: region)
+            let mesh = try landmarker.landmarks(in: frame, region: region)
             if mesh.presence >= minPresence { found.append(mesh) }
         }
         if found.isEmpty {
@@ -40,7 +40,7 @@ public final class FaceTracker {
 
     /// The region for the next frame from this frame's mesh.
     public static func region(from mesh: FaceLandmarks, imageWidth: Int, imageHeight: Int) -> NormalizedRect {
-        let xs = mesh.points.map(\.x), ys = mesh.points.map(\.y)
+        let xs = mesh.points.prefix(468).map(\.x), ys = mesh.points.prefix(468).map(\.y)
         let x0 = xs.min() ?? 0, x1 = xs.max() ?? 0, y0 = ys.min() ?? 0, y1 = ys.max() ?? 0
         let right = mesh.points[33], left = mesh.points[263]
         let angle = normalizeRadians(-atan2(-(left.y - right.y) * Double(imageHeight), (left.x - right.x) * Double(imageWidth)))

@@ -17,8 +17,12 @@ public enum ImageToTensor {
     /// sit on integer coordinates; sampling follows that convention (a half-pixel shift from a
     /// corner-exact map) so that the tensors — and the detections — match MediaPipe's.
     public static func tensor(from image: Image, rect: RotatedRect, width: Int, height: Int,
-                              range: Range, border: BorderMode) throws -> [Float] {
-        let corners = rect.transform(from: Size(width: width, height: height))
+                              range: Range, border: BorderMode, flipHorizontally: Bool = false) throws -> [Float] {
+        var corners = rect.transform(from: Size(width: width, height: height))
+        if flipHorizontally {
+            // Mirror the tensor: output column x shows what column W − x would have.
+            corners = corners.concatenating(after: AffineTransform(a: -1, b: 0, c: 0, d: 1, tx: Double(width), ty: 0))
+        }
         let openCV = AffineTransform.translation(0.5, 0.5).concatenating(after: corners).concatenating(after: .translation(-0.5, -0.5))
         let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
         let warped = try rgb.warped(openCV, size: Size(width: width, height: height), border: border)

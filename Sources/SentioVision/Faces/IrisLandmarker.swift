@@ -1,0 +1,46 @@
+import Foundation
+import SentioImage
+import SentioNeural
+
+/// Iris refinement: `iris_landmark.tflite` on a 64×64 crop of each eye (the region from the eye
+/// corners, scaled 2.3× and squared; the subject's left eye mirrored, since the model knows only
+/// one side), giving 5 points per iris — centre first — appended to the mesh in MediaPipe's
+/// refined order: 468–472 the subject's right iris, 473–477 the left.
+public final class IrisLandmarker {
+    private let interpreter: Interpreter
+    public static let inputSize = 64
+
+    public init(store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+        interpreter = try Interpreter(graph: ModelLoader.load(path: store.path(of: "iris_landmark")), threads: threads)
+    }
+
+    /// The eye region from two corner landmarks (MediaPipe's iris landmarks-to-ROI rule).
+    public static func region(_ a: (x: Double, y: Double, z: Double), _ b: (x: Double, y: Double, z: Double),
+                              imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+        let angle = normalizeRadians(-atan2(-(b.y - a.y) * Double(imageHeight), (b.x - a.x) * Double(imageWidth)))
+        let rect = NormalizedRect(xCenter: (a.x + b.x) / 2, yCenter: (a.y + b.y) / 2, width: abs(b.x - a.x), height: abs(b.y - a.y), rotation: angle)
+        return rect.transformed(scaleX: 2.3, scaleY: 2.3, squareLong: true, imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
+    /// `mesh` with the 10 iris points appended (478 points).
+    public func refine(_ mesh: FaceLandmarks, in image: Image) throws -> FaceLandmarks {
+        guard mesh.points.count == 468 else { return mesh }
+        var refined = mesh
+        for (corners, mirrored) in [((33, 133), false), ((362, 263), true)] {
+            let region = IrisLandmarker.region(mesh.points[corners.0], mesh.points[corners.1], imageWidth: image.width, imageHeight: image.height)
+            let size = IrisLandmarker.inputSize
+            let input = try ImageToTensor.tensor(from: image, rect: region.pixels(width: image.width, height: image.height),
+                                                 width: size, height: size, range: .zeroToOne, border: .replicate, flipHorizontally: mirrored)
+            try interpreter.setInput(0, input)
+            interpreter.invoke()
+            let iris = interpreter.output(1)
+            for k in 0 ..< 5 {
+                var x = Double(iris[3 * k]) / Double(size)
+                if mirrored { x = 1 - x }
+                let p = region.project(x: x, y: Double(iris[3 * k + 1]) / Double(size))
+                refined.points.append((p.x, p.y, Double(iris[3 * k + 2]) / Double(size) * region.width))
+            }
+        }
+        return refined
+    }
+}
