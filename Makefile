@@ -28,7 +28,7 @@ run: models release
 # LiteRT's and MediaPipe's outputs for the parity tests (made once; the venvs and outputs stay
 # in ~/.cache). Without the fixtures the face parity tests use nothing more and say so.
 reference: models
-	@test -f $(REFERENCE)/hand_recrop/ref_output0.bin || scripts/reference/litert.py outputs
+	@test -f $(REFERENCE)/selfie_segmentation/ref_output0.bin || scripts/reference/litert.py outputs
 	@test -f $(MEDIAPIPE)/faces.json || ! test -d $(FIXTURES)/faces || scripts/reference/mediapipe_solutions.py faces \
 		$(FIXTURES)/faces/identity $(FIXTURES)/faces/multiface $(FIXTURES)/faces/hard $(FIXTURES)/faces/negatives \
 		$(FIXTURES)/faces/attributes $(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/reference/images

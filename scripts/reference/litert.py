@@ -18,7 +18,8 @@ with ai-edge-litert==2.3.0, numpy and pillow from PyPI).
 
 Models are names in the model store ($SENTIO_MODELS, default ~/.cache/sentio/models) or paths.
 LiteRT cannot run MediaPipe's custom Convolution2DTransposeBias (the two selfie-segmentation
-models); for those the outputs in ../shared/fixtures/reference/golden_io serve as reference.
+models): those are rewritten to the builtin TRANSPOSE_CONV first (tconv_rewrite.py; the result
+reproduces the fixtures' selfie reference outputs exactly).
 """
 import json
 import os
@@ -26,13 +27,14 @@ import subprocess
 import sys
 
 VENV = os.path.expanduser("~/.cache/sentio/venv-litert")
-PACKAGES = ["ai-edge-litert==2.3.0", "numpy", "pillow"]
+PACKAGES = ["ai-edge-litert==2.3.0", "numpy", "pillow", "tflite==2.18.0", "flatbuffers"]
 MODELS = os.environ.get("SENTIO_MODELS") or os.path.expanduser("~/.cache/sentio/models")
 SAMPLES = os.environ.get("SENTIO_SAMPLES") or os.path.expanduser("~/.cache/sentio/samples")
 DEFAULT_OUT = os.path.expanduser("~/.cache/sentio/reference/litert-2.3.0")
 ALL = ["face_detection_short_range", "face_detection_full_range_sparse", "face_landmark", "iris_landmark",
        "palm_detection_full", "palm_detection_lite", "hand_landmark_full", "hand_landmark_lite",
-       "pose_detection", "pose_landmark_full", "hand_recrop"]
+       "pose_detection", "pose_landmark_full", "selfie_segmentation", "selfie_segmentation_landscape", "hand_recrop"]
+REWRITTEN = os.path.expanduser("~/.cache/sentio/reference/models")
 
 
 def ensure_venv():
@@ -40,15 +42,34 @@ def ensure_venv():
     if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
         return
     python = os.path.join(VENV, "bin", "python")
+    stamp = os.path.join(VENV, ".packages")
     if not os.path.exists(python):
         print("litert.py: creating", VENV, file=sys.stderr, flush=True)
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
+    if not os.path.exists(stamp) or open(stamp).read() != " ".join(PACKAGES):
         subprocess.run([python, "-m", "pip", "install", "--quiet", *PACKAGES], check=True)
+        with open(stamp, "w") as f:
+            f.write(" ".join(PACKAGES))
     os.execv(python, [python, *sys.argv])
 
 
 def model_path(name):
-    return name if os.path.exists(name) else os.path.join(MODELS, name + ".tflite")
+    """The model file; models with MediaPipe's custom Convolution2DTransposeBias (which LiteRT
+    cannot run) are rewritten once to the builtin TRANSPOSE_CONV (tconv_rewrite.py)."""
+    path = name if os.path.exists(name) else os.path.join(MODELS, name + ".tflite")
+    with open(path, "rb") as f:
+        data = f.read()
+    if b"Convolution2DTransposeBias" not in data:
+        return path
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import tconv_rewrite
+    os.makedirs(REWRITTEN, exist_ok=True)
+    target = os.path.join(REWRITTEN, os.path.basename(path).replace(".tflite", "_builtin_tconv.tflite"))
+    if not os.path.exists(target):
+        with open(target + ".part", "wb") as f:
+            f.write(tconv_rewrite.rewrite(data))
+        os.replace(target + ".part", target)
+    return target
 
 
 def interpreter(name, threads, reference=False):
