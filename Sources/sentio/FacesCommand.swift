@@ -21,7 +21,7 @@ struct FacesCommand: ParsableCommand {
 
     struct Box: Encodable { let x: Double, y: Double, width: Double, height: Double }
     struct Signals: Encodable {
-        let leftEAR: Double, rightEAR: Double, MAR: Double, smile: Double, yaw: Double, pitch: Double, roll: Double
+        let leftEAR: Double, rightEAR: Double, MAR: Double, smile: Double, jawOpen: Double, yaw: Double, pitch: Double, roll: Double
         let eyesClosed: Bool, mouthOpen: Bool, smiling: Bool
     }
     struct Face: Encodable {
@@ -42,7 +42,7 @@ struct FacesCommand: ParsableCommand {
         }
         return Face(box: box, score: detection?.score ?? landmarks.presence, presence: landmarks.presence,
                     keypoints: detection?.keypoints.map { [$0.x, $0.y] } ?? [], landmarks: landmarks.points.map { [$0.x, $0.y, $0.z] },
-                    signals: Signals(leftEAR: s.leftEAR, rightEAR: s.rightEAR, MAR: s.mar, smile: s.smile, yaw: s.yaw, pitch: s.pitch,
+                    signals: Signals(leftEAR: s.leftEAR, rightEAR: s.rightEAR, MAR: s.mar, smile: s.smile, jawOpen: s.jawOpen, yaw: s.yaw, pitch: s.pitch,
                                      roll: s.roll, eyesClosed: eyesClosed, mouthOpen: mouthOpen, smiling: smiling))
     }
 

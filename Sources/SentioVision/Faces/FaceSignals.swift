@@ -10,6 +10,8 @@ public struct FaceSignals: Sendable, Equatable {
     public var mar: Double
     /// Mouth width over face width, rescaled so a neutral mouth is about 0 and a broad smile 1.
     public var smile: Double
+    /// How far the jaw drops, 0 (closed) to 1 (MAR 0.6 and wider).
+    public var jawOpen: Double
     /// Head rotation in degrees: yaw (positive turning to the subject's left), pitch (positive
     /// looking up), roll (positive tilting clockwise on screen).
     public var yaw: Double
@@ -19,7 +21,7 @@ public struct FaceSignals: Sendable, Equatable {
     public var noseTip: (x: Double, y: Double)
 
     public static func == (a: FaceSignals, b: FaceSignals) -> Bool {
-        a.leftEAR == b.leftEAR && a.rightEAR == b.rightEAR && a.mar == b.mar && a.smile == b.smile && a.yaw == b.yaw
+        a.leftEAR == b.leftEAR && a.rightEAR == b.rightEAR && a.mar == b.mar && a.smile == b.smile && a.jawOpen == b.jawOpen && a.yaw == b.yaw
             && a.pitch == b.pitch && a.roll == b.roll && a.noseTip == b.noseTip
     }
 
@@ -30,6 +32,7 @@ public struct FaceSignals: Sendable, Equatable {
         self.rightEAR = rightEAR
         self.mar = mar
         self.smile = smile
+        self.jawOpen = min(1, max(0, mar / 0.6))
         self.yaw = yaw
         self.pitch = pitch
         self.roll = roll
@@ -57,22 +60,11 @@ public struct FaceSignals: Sendable, Equatable {
         smile = min(1, max(0, (d(61, 291) / max(1e-9, d(234, 454)) - 0.38) / 0.12))
         noseTip = (mesh.points[1].x, mesh.points[1].y)
 
-        // Head pose from the mesh's own 3-D points: x axis from the right to the left cheek, y
-        // axis from the forehead to the chin, z their cross product (towards the face's back).
-        func sub(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> (Double, Double, Double) { (a.0 - b.0, a.1 - b.1, a.2 - b.2) }
-        func unit(_ v: (Double, Double, Double)) -> (Double, Double, Double) {
-            let n = max(1e-9, (v.0 * v.0 + v.1 * v.1 + v.2 * v.2).squareRoot())
-            return (v.0 / n, v.1 / n, v.2 / n)
-        }
-        let xAxis = unit(sub(p(454), p(234)))
-        var yAxis = unit(sub(p(152), p(10)))
-        var zAxis = unit((xAxis.1 * yAxis.2 - xAxis.2 * yAxis.1, xAxis.2 * yAxis.0 - xAxis.0 * yAxis.2, xAxis.0 * yAxis.1 - xAxis.1 * yAxis.0))
-        yAxis = unit((zAxis.1 * xAxis.2 - zAxis.2 * xAxis.1, zAxis.2 * xAxis.0 - zAxis.0 * xAxis.2, zAxis.0 * xAxis.1 - zAxis.1 * xAxis.0))
-        zAxis = unit(zAxis)
-        // Rotation matrix columns are the face axes in camera coordinates (x right, y down, z away).
-        roll = atan2(xAxis.1, xAxis.0) * 180 / .pi
-        yaw = asin(max(-1, min(1, -zAxis.0))) * 180 / .pi
-        pitch = atan2(zAxis.1, zAxis.2) * 180 / .pi * -1
+        let pose = HeadPose(mesh, imageWidth: imageWidth, imageHeight: imageHeight)
+        yaw = pose.yaw
+        pitch = pose.pitch
+        roll = pose.roll
+        jawOpen = min(1, max(0, mar / 0.6))
     }
 
     /// Thresholds for decisions on a single still photo, where no run of frames can confirm a
