@@ -36,11 +36,13 @@ let package = Package(
                 "SentioImage", "SentioNeural", "SentioVision",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // Fixture lookup and a seeded generator, shared by the tests and the fuzzer.
+        .target(name: "SentioTestSupport"),
         // Mutation fuzzing of the decoders, in a process of its own so heap counts are exact.
-        .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "SentioNeural", "CSentioCodecs"]),
-        .testTarget(name: "SentioImageTests", dependencies: ["SentioImage"], exclude: ["Data"]),
-        .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural"]),
-        .testTarget(name: "SentioVisionTests", dependencies: ["SentioVision", "SentioImage", "SentioNeural"]),
+        .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "SentioNeural", "CSentioCodecs", "SentioTestSupport"]),
+        .testTarget(name: "SentioImageTests", dependencies: ["SentioImage", "SentioTestSupport"], exclude: ["Data"]),
+        .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural", "SentioTestSupport"]),
+        .testTarget(name: "SentioVisionTests", dependencies: ["SentioVision", "SentioImage", "SentioNeural", "SentioTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,6 +6,15 @@
 
 #include <math.h>
 
+static inline float unary_scalar(float v, int kind) {
+    switch (kind) {
+    case 0: return v > 0 ? v : 0;
+    case 1: return v < 0 ? 0 : (v > 6 ? 6 : v);
+    case 2: return 1.0f / (1.0f + expf(-v));
+    default: { float t = v + 3; t = t < 0 ? 0 : (t > 6 ? 6 : t); return v * t / 6; }
+    }
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
@@ -40,15 +49,7 @@ static void unary_avx2(const float *x, float *out, size_t begin, size_t end, int
         }
         _mm256_storeu_ps(out + i, r);
     }
-    for (; i < end; i++) {
-        float v = x[i];
-        switch (kind) {
-        case 0: out[i] = v > 0 ? v : 0; break;
-        case 1: out[i] = v < 0 ? 0 : (v > 6 ? 6 : v); break;
-        case 2: out[i] = 1.0f / (1.0f + expf(-v)); break;
-        default: { float t = v + 3; t = t < 0 ? 0 : (t > 6 ? 6 : t); out[i] = v * t / 6; } break;
-        }
-    }
+    for (; i < end; i++) out[i] = unary_scalar(x[i], kind);
 }
 #endif
 
@@ -56,15 +57,7 @@ void sentio_unary(const float *x, float *out, size_t begin, size_t end, int kind
 #if defined(__x86_64__) || defined(__i386__)
     if (sentio_have_avx2()) { unary_avx2(x, out, begin, end, kind); return; }
 #endif
-    for (size_t i = begin; i < end; i++) {
-        float v = x[i];
-        switch (kind) {
-        case 0: out[i] = v > 0 ? v : 0; break;
-        case 1: out[i] = v < 0 ? 0 : (v > 6 ? 6 : v); break;
-        case 2: out[i] = 1.0f / (1.0f + expf(-v)); break;
-        default: { float t = v + 3; t = t < 0 ? 0 : (t > 6 ? 6 : t); out[i] = v * t / 6; } break;
-        }
-    }
+    for (size_t i = begin; i < end; i++) out[i] = unary_scalar(x[i], kind);
 }
 
 void sentio_spatial_mean(const float *x, float *out, int batch_begin, int batch_end, int pixels, int channels) {

@@ -14,19 +14,13 @@ import Foundation
 import CSentioCodecs
 import SentioImage
 import SentioNeural
+import SentioTestSupport
 
 enum Fuzz {
-    static let fixtures: String? = {
-        let candidates = [ProcessInfo.processInfo.environment["SENTIO_FIXTURES"], "../shared/fixtures"].compactMap { $0 }
-        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/README.md") }
-    }()
+    // Run from the checkout (make test does): fixtures beside it.
+    static let fixtures = Fixtures.directory(repository: FileManager.default.currentDirectoryPath)
 
-    static func images(under directory: String) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
-        return walker.compactMap { $0 as? String }
-            .filter { ["png", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
-            .map { directory + "/" + $0 }.sorted()
-    }
+    static func images(under directory: String) -> [String] { Fixtures.images(under: directory) }
 
     static func gradient() throws -> Image {
         var image = try Image(width: 40, height: 32, format: .rgb8)
@@ -152,18 +146,6 @@ enum Fuzz {
     }
 }
 
-/// A deterministic generator (SplitMix64), so every run reproduces from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Mutated TFLite models: loading, planning and running must end in a result or a ModelError.
 enum ModelFuzz {

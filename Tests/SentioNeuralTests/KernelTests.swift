@@ -1,5 +1,6 @@
 import Foundation
 import SentioNeural
+import SentioTestSupport
 import Testing
 
 /// Each fast kernel against its reference kernel on random shapes and parameters, through a

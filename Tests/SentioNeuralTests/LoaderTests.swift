@@ -1,5 +1,6 @@
 import Foundation
 import SentioNeural
+import SentioTestSupport
 import Testing
 
 @Suite("TFLite loader")

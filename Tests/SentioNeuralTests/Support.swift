@@ -1,17 +1,10 @@
 import Foundation
 import SentioNeural
+import SentioTestSupport
 
 enum NeuralTestData {
-    static let repository: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0 ..< 3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    static let fixtures: String? = {
-        let candidates = [ProcessInfo.processInfo.environment["SENTIO_FIXTURES"], repository + "/../shared/fixtures"].compactMap { $0 }
-        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/README.md") }
-    }()
+    static let repository = Fixtures.repository(from: #filePath, levels: 3)
+    static let fixtures = Fixtures.directory(repository: repository)
 
     /// Outputs written by scripts/reference/litert.py (make test runs it).
     static let litertReference: String = {
@@ -94,14 +87,3 @@ func parityRatio(_ ours: [Float], _ theirs: [Float]) -> Double {
     return worst.isNaN ? .infinity : Double(worst / (5e-4 * scale))
 }
 
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

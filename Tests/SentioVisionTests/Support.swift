@@ -1,17 +1,10 @@
 import Foundation
 import SentioImage
+import SentioTestSupport
 
 enum VisionTestData {
-    static let repository: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0 ..< 3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    static let fixtures: String? = {
-        let candidates = [ProcessInfo.processInfo.environment["SENTIO_FIXTURES"], repository + "/../shared/fixtures"].compactMap { $0 }
-        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/README.md") }
-    }()
+    static let repository = Fixtures.repository(from: #filePath, levels: 3)
+    static let fixtures = Fixtures.directory(repository: repository)
 
     /// MediaPipe's results on the fixture photos, from scripts/reference/mediapipe_solutions.py.
     static let mediapipeFaces = NSHomeDirectory() + "/.cache/sentio/reference/mediapipe-0.10.21/faces.json"
@@ -20,12 +13,7 @@ enum VisionTestData {
         FileManager.default.contents(atPath: path).flatMap { try? JSONSerialization.jsonObject(with: $0) }
     }
 
-    static func images(under directory: String) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
-        return walker.compactMap { $0 as? String }
-            .filter { ["png", "jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
-            .map { directory + "/" + $0 }.sorted()
-    }
+    static func images(under directory: String) -> [String] { Fixtures.images(under: directory) }
 }
 
 /// Intersection over union of two (x, y, width, height) boxes.

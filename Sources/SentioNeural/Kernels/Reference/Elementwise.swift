@@ -20,13 +20,7 @@ enum ReferenceElementwise {
             var ia = 0, ib = 0
             for axis in 0 ..< shape.count { ia += index[axis] * sa[axis]; ib += index[axis] * sb[axis] }
             out.data[i] = activation.apply(f(a.data[ia], b.data[ib]))
-            var axis = shape.count - 1
-            while axis >= 0 {
-                index[axis] += 1
-                if index[axis] < shape[axis] { break }
-                index[axis] = 0
-                axis -= 1
-            }
+            advance(&index, in: shape)
         }
     }
 
@@ -41,5 +35,17 @@ enum ReferenceElementwise {
     /// PRELU: x where positive, α·x elsewhere, α broadcast to x's shape.
     static func prelu(_ x: FloatTensor, alpha: FloatTensor, out: FloatTensor) {
         binary(x, alpha, out: out, activation: .none) { v, a in v >= 0 ? v : v * a }
+    }
+}
+
+/// Steps a row-major multi-index to the next element of `shape` (the last axis fastest).
+@inline(__always)
+func advance(_ index: inout [Int], in shape: [Int]) {
+    var axis = shape.count - 1
+    while axis >= 0 {
+        index[axis] += 1
+        if index[axis] < shape[axis] { return }
+        index[axis] = 0
+        axis -= 1
     }
 }

@@ -16,13 +16,7 @@ enum ReferenceShape {
             var o = 0
             for axis in 0 ..< shape.count { o += index[axis] * outIndexStrides[axis] }
             out.data[o] += x.data[i]
-            var axis = shape.count - 1
-            while axis >= 0 {
-                index[axis] += 1
-                if index[axis] < shape[axis] { break }
-                index[axis] = 0
-                axis -= 1
-            }
+            advance(&index, in: shape)
         }
         let reduced = axes.reduce(1) { $0 * shape[$1] }
         for i in 0 ..< out.count { out.data[i] /= Float(reduced) }
@@ -37,13 +31,7 @@ enum ReferenceShape {
             var o = 0
             for axis in 0 ..< shape.count { o = o * outShape[axis] + index[axis] + before[axis] }
             out.data[o] = x.data[i]
-            var axis = shape.count - 1
-            while axis >= 0 {
-                index[axis] += 1
-                if index[axis] < shape[axis] { break }
-                index[axis] = 0
-                axis -= 1
-            }
+            advance(&index, in: shape)
         }
     }
 
@@ -120,13 +108,7 @@ enum ReferenceShape {
             var src = 0
             for axis in 0 ..< shape.count { src = src * shape[axis] + begin[axis] + index[axis] * strides[axis] }
             out.data[i] = x.data[src]
-            var axis = sizes.count - 1
-            while axis >= 0 {
-                index[axis] += 1
-                if index[axis] < sizes[axis] { break }
-                index[axis] = 0
-                axis -= 1
-            }
+            advance(&index, in: sizes)
         }
     }
 }
