@@ -32,6 +32,8 @@ reference: models
 	@test -f $(MEDIAPIPE)/faces.json || ! test -d $(FIXTURES)/faces || scripts/reference/mediapipe_solutions.py faces \
 		$(FIXTURES)/faces/identity $(FIXTURES)/faces/multiface $(FIXTURES)/faces/hard $(FIXTURES)/faces/negatives \
 		$(FIXTURES)/faces/attributes $(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/reference/images
+	@test -f $(MEDIAPIPE)/hands.json || ! test -d $(FIXTURES)/faces || scripts/reference/mediapipe_solutions.py hands \
+		$(FIXTURES)/faces/hands $(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/faces/body $(FIXTURES)/reference/images
 
 # Unit, parity and evaluation tests (release build: the parity tests run every model three
 # ways), then 100,000 mutated files per image decoder and 10,000 mutated models.

@@ -16,6 +16,11 @@ opencv-contrib-python-headless from PyPI.
       ~/.cache/sentio/reference/mediapipe-0.10.21/faces.json); keys are the paths relative to
       the fixtures folder (or as given for images elsewhere).
 
+  scripts/reference/mediapipe_solutions.py hands [--out FILE] [--runs N] IMAGE_OR_FOLDER ...
+      MediaPipe Hands (static image mode, model complexity 1, up to 2 hands): per image the
+      21 landmarks, handedness and its score, and the median time (default output
+      ~/.cache/sentio/reference/mediapipe-0.10.21/hands.json).
+
   scripts/reference/mediapipe_solutions.py bench [--runs N] IMAGE ...
       One JSON line per image: median, min and max wall time of face_mesh.process in static
       image mode (detection + mesh, end to end) after 3 warm-up runs.
@@ -100,6 +105,34 @@ def faces(args):
         json.dump(out, f)
 
 
+def hands(args):
+    """MediaPipe Hands (static image mode, model complexity 1, up to 2 hands) on every image."""
+    import mediapipe as mp
+    import numpy as np
+    from PIL import Image, ImageOps
+    out = {}
+    solution = mp.solutions.hands.Hands(static_image_mode=True, max_num_hands=2, model_complexity=1,
+                                        min_detection_confidence=0.5)
+    for path in images(args.paths):
+        img = np.asarray(ImageOps.exif_transpose(Image.open(path)).convert("RGB"))
+        r = solution.process(img)
+        found = []
+        for lm, side in zip(r.multi_hand_landmarks or [], r.multi_handedness or []):
+            found.append({"landmarks": [[p.x, p.y, p.z] for p in lm.landmark],
+                          "handedness": side.classification[0].label, "score": side.classification[0].score})
+        times = []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            solution.process(img)
+            times.append((time.perf_counter() - start) * 1e3)
+        out[path.split("fixtures/", 1)[-1]] = {"width": img.shape[1], "height": img.shape[0], "hands": found,
+                                               "ms": sorted(times)[len(times) // 2]}
+        print(f"mediapipe_solutions.py: {path}: {len(found)} hands", file=sys.stderr, flush=True)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(out, f)
+
+
 def bench(args):
     """Median wall time of face_mesh.process (static image mode: detection + mesh) per image."""
     import mediapipe as mp
@@ -128,12 +161,16 @@ def main():
     f.add_argument("--out", default=DEFAULT_OUT)
     f.add_argument("--runs", type=int, default=5)
     f.add_argument("paths", nargs="+")
+    h = sub.add_parser("hands")
+    h.add_argument("--out", default=os.path.join(os.path.dirname(DEFAULT_OUT), "hands.json"))
+    h.add_argument("--runs", type=int, default=5)
+    h.add_argument("paths", nargs="+")
     b = sub.add_parser("bench")
     b.add_argument("--runs", type=int, default=30)
     b.add_argument("paths", nargs="+")
     args = parser.parse_args()
     ensure_venv()
-    faces(args) if args.command == "faces" else bench(args)
+    {"faces": faces, "hands": hands, "bench": bench}[args.command](args)
 
 
 if __name__ == "__main__":

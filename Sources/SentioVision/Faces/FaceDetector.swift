@@ -33,21 +33,17 @@ public final class FaceDetector {
     }
 
     public let model: Model
-    public var minScore: Double
-    private let interpreter: Interpreter
-    private let decoder: DetectionDecoder
-    private let size: Int
+    public var minScore: Double {
+        get { ssd.decoder.minScore }
+        set { ssd.decoder.minScore = newValue }
+    }
+    private let ssd: SSDDetector
 
     /// Loads the model from the store; `minScore` defaults to the model's own threshold.
     public init(model: Model = .shortRange, minScore: Double? = nil, store: ModelStore = ModelStore(), threads: Int? = nil) throws {
         self.model = model
-        let minScore = minScore ?? model.defaultMinScore
-        self.minScore = minScore
-        interpreter = try Interpreter(graph: ModelLoader.load(path: store.path(of: model.file)), threads: threads)
-        let options = model.anchors
-        size = options.inputWidth
-        let s = Double(size)
-        decoder = DetectionDecoder(anchors: options.anchors(), coordinates: 16, keypoints: 6, scale: (s, s, s, s), minScore: minScore)
+        ssd = try SSDDetector(model: model.file, anchors: model.anchors, coordinates: 16, keypoints: 6, range: .minusOneToOne,
+                              minScore: minScore ?? model.defaultMinScore, store: store, threads: threads)
     }
 
     /// The faces in `image`, most confident first.
@@ -56,21 +52,8 @@ public final class FaceDetector {
     /// face that fills the whole frame (a tight crop) is too large for BlazeFace's anchors and
     /// is found at a smaller scale.
     public func detect(_ image: Image, zoomOut: Double = 1) throws -> [FaceDetection] {
-        var rect = ImageToTensor.letterboxRect(imageWidth: image.width, imageHeight: image.height, aspect: 1)
-        rect.width *= zoomOut
-        rect.height *= zoomOut
-        let input = try ImageToTensor.tensor(from: image, rect: rect.pixels(width: image.width, height: image.height),
-                                             width: size, height: size, range: .minusOneToOne, border: .constant(.black))
-        try interpreter.setInput(0, input)
-        interpreter.invoke()
-        var decoder = self.decoder
-        decoder.minScore = minScore
-        let raw = decoder.decode(boxes: interpreter.output(0), scores: interpreter.output(1))
-        return NonMaxSuppression.weighted(raw, threshold: 0.3).map { d in
-            // From tensor coordinates back to the image through the letterbox region.
-            let p0 = rect.project(x: d.xMin, y: d.yMin), p1 = rect.project(x: d.xMin + d.width, y: d.yMin + d.height)
-            return FaceDetection(box: (p0.x, p0.y, p1.x - p0.x, p1.y - p0.y),
-                                 keypoints: d.keypoints.map { rect.project(x: $0.x, y: $0.y) }, score: d.score)
+        try ssd.detect(image, zoomOut: zoomOut).map {
+            FaceDetection(box: ($0.xMin, $0.yMin, $0.width, $0.height), keypoints: $0.keypoints, score: $0.score)
         }
     }
 }

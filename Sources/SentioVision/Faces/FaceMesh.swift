@@ -30,12 +30,10 @@ public final class FaceMesh {
 
     /// MediaPipe's region for the mesh from a detection in an image of `width`×`height`.
     public static func region(for face: FaceDetection, imageWidth: Int, imageHeight: Int) -> NormalizedRect {
-        let w = Double(imageWidth), h = Double(imageHeight)
-        let right = face.keypoints[0], left = face.keypoints[1]
-        // Angle of the line from the (subject's) right eye to the left eye, in pixels.
-        let angle = normalizeRadians(-atan2(-(left.y - right.y) * h, (left.x - right.x) * w))
-        let rect = NormalizedRect(xCenter: face.box.x + face.box.width / 2, yCenter: face.box.y + face.box.height / 2,
-                                  width: face.box.width, height: face.box.height, rotation: angle)
+        // Rotation from the (subject's) right eye to the left eye, made horizontal.
+        let detection = Detection(xMin: face.box.x, yMin: face.box.y, width: face.box.width, height: face.box.height,
+                                  keypoints: face.keypoints, score: face.score)
+        let rect = NormalizedRect.from(detection, rotationFrom: 0, to: 1, targetAngle: 0, imageWidth: imageWidth, imageHeight: imageHeight)
         return rect.transformed(scaleX: 1.5, scaleY: 1.5, squareLong: true, imageWidth: imageWidth, imageHeight: imageHeight)
     }
 

@@ -1,0 +1,100 @@
+import Foundation
+import SentioImage
+import SentioNeural
+
+/// A hand: 21 joints (MediaPipe's order, see ``HandJoint``), handedness, presence and
+/// real-world coordinates.
+public struct Hand: Sendable, Equatable {
+    /// x, y normalized to the image (top-left origin), z relative depth on the scale of x
+    /// (the wrist is about 0; negative is nearer the camera).
+    public var points: [(x: Double, y: Double, z: Double)]
+    /// The same joints in metres, origin near the hand's centre.
+    public var world: [(x: Double, y: Double, z: Double)]
+    /// "Left" or "Right" as MediaPipe labels it (which assumes a mirrored, selfie image).
+    public var handedness: String
+    /// Confidence of the handedness label.
+    public var handednessScore: Double
+    /// Probability that a hand is in the region.
+    public var presence: Double
+    /// The palm detection's score.
+    public var score: Double
+    /// The rotated region the landmarks were computed in.
+    public var region: NormalizedRect
+
+    public static func == (a: Hand, b: Hand) -> Bool {
+        a.handedness == b.handedness && a.presence == b.presence && a.score == b.score && a.region == b.region
+            && a.points.count == b.points.count && zip(a.points, b.points).allSatisfy { $0 == $1 }
+    }
+
+    /// The point of `joint`.
+    public func point(_ joint: HandJoint) -> (x: Double, y: Double, z: Double) { points[joint.rawValue] }
+}
+
+/// MediaPipe's hand pipeline in static-image mode: palm detection (full or lite) with its
+/// anchors and weighted suppression; each palm's region turned so the wrist-to-middle-finger
+/// line points up, shifted half a palm towards the fingers and scaled 2.6×; `hand_landmark`
+/// on a 224×224 crop; hands whose presence is under 0.5 dropped.
+public final class HandLandmarker {
+    public enum Model: String, Sendable, CaseIterable {
+        case full, lite
+    }
+
+    private let palms: SSDDetector
+    private let landmarks: Interpreter
+    public var maxHands: Int
+    public var minPresence: Double
+
+    /// 192×192 input, strides 8, 16, 16, 16 → 2016 anchors.
+    static let palmAnchors = SSDAnchorOptions(inputWidth: 192, inputHeight: 192, minScale: 0.1484375, maxScale: 0.75, strides: [8, 16, 16, 16])
+
+    public init(model: Model = .full, maxHands: Int = 2, minScore: Double = 0.5, minPresence: Double = 0.5,
+                store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+        palms = try SSDDetector(model: "palm_detection_\(model.rawValue)", anchors: HandLandmarker.palmAnchors, coordinates: 18,
+                                keypoints: 7, range: .zeroToOne, minScore: minScore, store: store, threads: threads)
+        landmarks = try Interpreter(graph: ModelLoader.load(path: store.path(of: "hand_landmark_\(model.rawValue)")), threads: threads)
+        self.maxHands = maxHands
+        self.minPresence = minPresence
+    }
+
+    /// The region for the landmark model from a palm detection.
+    static func region(for palm: Detection, imageWidth: Int, imageHeight: Int) -> NormalizedRect {
+        NormalizedRect.from(palm, rotationFrom: 0, to: 2, targetAngle: .pi / 2, imageWidth: imageWidth, imageHeight: imageHeight)
+            .shifted(x: 0, y: -0.5, imageWidth: imageWidth, imageHeight: imageHeight)
+            .transformed(scaleX: 2.6, scaleY: 2.6, squareLong: true, imageWidth: imageWidth, imageHeight: imageHeight)
+    }
+
+    /// The hands in `image`.
+    public func hands(in image: Image) throws -> [Hand] {
+        try palms.detect(image).prefix(maxHands).compactMap { palm in
+            let hand = try landmarks(in: image, region: HandLandmarker.region(for: palm, imageWidth: image.width, imageHeight: image.height),
+                                     score: palm.score)
+            return hand.presence >= minPresence ? hand : nil
+        }
+    }
+
+    /// The hand in `region` (for tracking, or a region found otherwise).
+    public func landmarks(in image: Image, region: NormalizedRect, score: Double = 1) throws -> Hand {
+        let size = 224
+        let input = try ImageToTensor.tensor(from: image, rect: region.pixels(width: image.width, height: image.height),
+                                             width: size, height: size, range: .zeroToOne, border: .replicate)
+        try landmarks.setInput(0, input)
+        landmarks.invoke()
+        let raw = landmarks.output(0), flag = landmarks.output(1), side = landmarks.output(2), world = landmarks.output(3)
+        var points: [(x: Double, y: Double, z: Double)] = []
+        var worldPoints: [(x: Double, y: Double, z: Double)] = []
+        let c = cos(region.rotation), s = sin(region.rotation)
+        for i in 0 ..< 21 {
+            let p = region.project(x: Double(raw[3 * i]) / Double(size), y: Double(raw[3 * i + 1]) / Double(size))
+            // z as MediaPipe scales it: by the input size and a training-data factor of 0.4.
+            points.append((p.x, p.y, Double(raw[3 * i + 2]) / Double(size) / 0.4 * region.width))
+            // World points turn with the region (MediaPipe's WorldLandmarkProjection).
+            let wx = Double(world[3 * i]), wy = Double(world[3 * i + 1])
+            worldPoints.append((c * wx - s * wy, s * wx + c * wy, Double(world[3 * i + 2])))
+        }
+        // The model scores one class; MediaPipe labels it "Left" (its labels assume a mirrored,
+        // selfie image, so a "Left" is usually the subject's right hand seen unmirrored).
+        let right = Double(side.first ?? 0)
+        return Hand(points: points, world: worldPoints, handedness: right > 0.5 ? "Left" : "Right",
+                    handednessScore: max(right, 1 - right), presence: Double(flag.first ?? 0), score: score, region: region)
+    }
+}
