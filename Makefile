@@ -34,6 +34,8 @@ reference: models
 		$(FIXTURES)/faces/attributes $(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/reference/images
 	@test -f $(MEDIAPIPE)/hands.json || ! test -d $(FIXTURES)/faces || scripts/reference/mediapipe_solutions.py hands \
 		$(FIXTURES)/faces/hands $(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/faces/body $(FIXTURES)/reference/images
+	@test -f $(MEDIAPIPE)/pose.json || ! test -d $(FIXTURES)/faces || scripts/reference/mediapipe_solutions.py pose \
+		$(FIXTURES)/faces/body $(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/faces/hands $(FIXTURES)/reference/images
 
 # Unit, parity and evaluation tests (release build: the parity tests run every model three
 # ways), then 100,000 mutated files per image decoder and 10,000 mutated models.

@@ -21,6 +21,10 @@ opencv-contrib-python-headless from PyPI.
       21 landmarks, handedness and its score, and the median time (default output
       ~/.cache/sentio/reference/mediapipe-0.10.21/hands.json).
 
+  scripts/reference/mediapipe_solutions.py pose [--out FILE] [--runs N] IMAGE_OR_FOLDER ...
+      MediaPipe Pose (static image mode, model complexity 1): per image the 33 landmarks with
+      visibility (default output ~/.cache/sentio/reference/mediapipe-0.10.21/pose.json).
+
   scripts/reference/mediapipe_solutions.py bench [--runs N] IMAGE ...
       One JSON line per image: median, min and max wall time of face_mesh.process in static
       image mode (detection + mesh, end to end) after 3 warm-up runs.
@@ -133,6 +137,32 @@ def hands(args):
         json.dump(out, f)
 
 
+def pose(args):
+    """MediaPipe Pose (static image mode, model complexity 1) on every image."""
+    import mediapipe as mp
+    import numpy as np
+    from PIL import Image, ImageOps
+    out = {}
+    solution = mp.solutions.pose.Pose(static_image_mode=True, model_complexity=1, min_detection_confidence=0.5)
+    for path in images(args.paths):
+        img = np.asarray(ImageOps.exif_transpose(Image.open(path)).convert("RGB"))
+        r = solution.process(img)
+        found = []
+        if r.pose_landmarks:
+            found.append([[p.x, p.y, p.z, p.visibility] for p in r.pose_landmarks.landmark])
+        times = []
+        for _ in range(args.runs):
+            start = time.perf_counter()
+            solution.process(img)
+            times.append((time.perf_counter() - start) * 1e3)
+        out[path.split("fixtures/", 1)[-1]] = {"width": img.shape[1], "height": img.shape[0], "poses": found,
+                                               "ms": sorted(times)[len(times) // 2]}
+        print(f"mediapipe_solutions.py: {path}: {len(found)} poses", file=sys.stderr, flush=True)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(out, f)
+
+
 def bench(args):
     """Median wall time of face_mesh.process (static image mode: detection + mesh) per image."""
     import mediapipe as mp
@@ -165,12 +195,16 @@ def main():
     h.add_argument("--out", default=os.path.join(os.path.dirname(DEFAULT_OUT), "hands.json"))
     h.add_argument("--runs", type=int, default=5)
     h.add_argument("paths", nargs="+")
+    q = sub.add_parser("pose")
+    q.add_argument("--out", default=os.path.join(os.path.dirname(DEFAULT_OUT), "pose.json"))
+    q.add_argument("--runs", type=int, default=5)
+    q.add_argument("paths", nargs="+")
     b = sub.add_parser("bench")
     b.add_argument("--runs", type=int, default=30)
     b.add_argument("paths", nargs="+")
     args = parser.parse_args()
     ensure_venv()
-    {"faces": faces, "hands": hands, "bench": bench}[args.command](args)
+    {"faces": faces, "hands": hands, "pose": pose, "bench": bench}[args.command](args)
 
 
 if __name__ == "__main__":
