@@ -19,6 +19,20 @@ struct HandsCommand: ParsableCommand {
     struct HandJSON: Encodable {
         let handedness: String, score: Double, presence: Double
         let landmarks: [[Double]], world: [[Double]]
+        let gesture: String?
+
+        enum CodingKeys: String, CodingKey { case handedness, score, presence, landmarks, world, gesture }
+
+        // `gesture` is always present (null when no known shape): keys stay stable.
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(handedness, forKey: .handedness)
+            try c.encode(score, forKey: .score)
+            try c.encode(presence, forKey: .presence)
+            try c.encode(landmarks, forKey: .landmarks)
+            try c.encode(world, forKey: .world)
+            try c.encode(gesture, forKey: .gesture)
+        }
     }
     struct Report: Encodable { let width: Int, height: Int, hands: [HandJSON] }
 
@@ -27,6 +41,7 @@ struct HandsCommand: ParsableCommand {
         guard maxHands > 0 else { throw ValidationError("--max-hands must be positive") }
         let photo = try ImageIO.read(image)
         let landmarker = try HandLandmarker(model: choice, maxHands: maxHands, threads: threads)
+        landmarker.pose = try PoseLandmarker(threads: threads)
         if let bench {
             guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
             return try Bench.report(bench) { _ = try landmarker.hands(in: photo) }
@@ -47,13 +62,15 @@ struct HandsCommand: ParsableCommand {
         }
         let report = Report(width: photo.width, height: photo.height, hands: hands.map {
             HandJSON(handedness: $0.handedness, score: $0.handednessScore, presence: $0.presence,
-                     landmarks: $0.points.map { [$0.x, $0.y, $0.z] }, world: $0.world.map { [$0.x, $0.y, $0.z] })
+                     landmarks: $0.points.map { [$0.x, $0.y, $0.z] }, world: $0.world.map { [$0.x, $0.y, $0.z] },
+                     gesture: HandShape($0)?.rawValue)
         })
         if json { return try JSONOutput.print(report) }
         print("\(image): \(photo.width)×\(photo.height), \(hands.count) hand\(hands.count == 1 ? "" : "s")")
         for (i, hand) in hands.enumerated() {
-            print(String(format: "  hand %d: %@ (%.2f), presence %.2f, wrist (%.3f, %.3f)", i, hand.handedness as NSString,
-                         hand.handednessScore, hand.presence, hand.point(.wrist).x, hand.point(.wrist).y))
+            print(String(format: "  hand %d: %@ (%.2f), presence %.2f, wrist (%.3f, %.3f), %@", i, hand.handedness as NSString,
+                         hand.handednessScore, hand.presence, hand.point(.wrist).x, hand.point(.wrist).y,
+                         (HandShape(hand)?.rawValue ?? "no known shape") as NSString))
         }
     }
 }

@@ -63,9 +63,42 @@ public final class HandLandmarker {
             .transformed(scaleX: 2.6, scaleY: 2.6, squareLong: true, imageWidth: imageWidth, imageHeight: imageHeight)
     }
 
-    /// The hands in `image`.
-    public func hands(in image: Image) throws -> [Hand] {
-        try palms.detect(image).prefix(maxHands).compactMap { palm in
+    /// Finds the body when no palm is found, to look for hands too small for palm detection.
+    public var pose: PoseLandmarker?
+
+    /// The hands in `image`. When none is found and `retry` is set, the image is searched
+    /// again zoomed out 2× (a hand close to the camera is too big for the palm anchors) and,
+    /// with ``pose`` set, at the wrists of the body (a hand far away is too small for them).
+    public func hands(in image: Image, retry: Bool = true) throws -> [Hand] {
+        var found = try hands(in: image, zoomOut: 1)
+        if found.isEmpty && retry { found = try hands(in: image, zoomOut: 2) }
+        if found.isEmpty && retry, let pose, let body = try pose.pose(in: image) { found = try hands(around: body, in: image) }
+        return found
+    }
+
+    /// Hands at the body's wrists: each region centred between the wrist and the knuckles
+    /// (the mean of the index and little-finger landmarks), turned so that wrist → knuckles
+    /// points up, and sized 2.5 times the wrist-to-knuckles distance (square).
+    func hands(around body: Pose, in image: Image) throws -> [Hand] {
+        let w = Double(image.width), h = Double(image.height)
+        var found: [Hand] = []
+        for (wrist, index, little) in [(BodyJoint.leftWrist, BodyJoint.leftIndex, BodyJoint.leftPinky),
+                                       (.rightWrist, .rightIndex, .rightPinky)] where body.visibility[wrist.rawValue] > 0.5 {
+            let a = body.point(wrist), i = body.point(index), l = body.point(little)
+            let k = ((i.x + l.x) / 2, (i.y + l.y) / 2)
+            let reach = hypot((k.0 - a.x) * w, (k.1 - a.y) * h)
+            guard reach > 1 else { continue }
+            let angle = normalizeRadians(.pi / 2 - atan2(-(k.1 - a.y) * h, (k.0 - a.x) * w))
+            let side = 2.5 * reach
+            let region = NormalizedRect(xCenter: (a.x + k.0) / 2, yCenter: (a.y + k.1) / 2, width: side / w, height: side / h, rotation: angle)
+            let hand = try landmarks(in: image, region: region, score: body.score)
+            if hand.presence >= minPresence && found.count < maxHands { found.append(hand) }
+        }
+        return found
+    }
+
+    private func hands(in image: Image, zoomOut: Double) throws -> [Hand] {
+        try palms.detect(image, zoomOut: zoomOut).prefix(maxHands).compactMap { palm in
             let hand = try landmarks(in: image, region: HandLandmarker.region(for: palm, imageWidth: image.width, imageHeight: image.height),
                                      score: palm.score)
             return hand.presence >= minPresence ? hand : nil

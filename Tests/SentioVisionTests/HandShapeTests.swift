@@ -1,0 +1,32 @@
+import Foundation
+import SentioImage
+import SentioVision
+import Testing
+
+@Suite("Hand shapes", .serialized)
+struct HandShapeTests {
+    /// hands.tsv's labels for the shapes Sentio names.
+    static let labels: [String: HandShape] = [
+        "rock(index+pinky)": .rock, "four(open palm, thumb folded)": .four, "call(thumb+pinky)": .call,
+        "pointing_up": .pointing, "thumb_down": .thumbsDown, "thumb_up": .thumbsUp, "open_palm": .openPalm, "victory": .victory,
+    ]
+
+    @Test("static hand shapes on the labelled photos of hands.tsv: ≥ 85% right")
+    func labelledPhotos() throws {
+        guard let fixtures = VisionTestData.fixtures,
+              let table = try? String(contentsOfFile: fixtures + "/faces/hands.tsv", encoding: .utf8) else { return print("skip: no fixtures") }
+        let landmarker = try HandLandmarker(maxHands: 5, threads: 1)
+        landmarker.pose = try PoseLandmarker(threads: 1)
+        var right = 0, total = 0
+        for line in table.split(whereSeparator: \.isNewline).dropFirst() {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 2, let want = Self.labels[fields[1]] else { continue }
+            let shapes = try landmarker.hands(in: ImageIO.read(fixtures + "/faces/" + fields[0])).compactMap(HandShape.init)
+            total += 1
+            if shapes.contains(want) { right += 1 } else { print("hand shape: \(fields[0]) is \(want), found \(shapes)") }
+        }
+        let rate = Double(right) / Double(max(1, total))
+        print("hand shapes: \(right) of \(total) labelled photos right (\(rate))")
+        #expect(total >= 30 && rate >= 0.85)
+    }
+}
