@@ -21,6 +21,17 @@ public struct Hand: Sendable, Equatable {
     /// The rotated region the landmarks were computed in.
     public var region: NormalizedRect
 
+    public init(points: [(x: Double, y: Double, z: Double)], world: [(x: Double, y: Double, z: Double)], handedness: String,
+                handednessScore: Double, presence: Double, score: Double, region: NormalizedRect) {
+        self.points = points
+        self.world = world
+        self.handedness = handedness
+        self.handednessScore = handednessScore
+        self.presence = presence
+        self.score = score
+        self.region = region
+    }
+
     public static func == (a: Hand, b: Hand) -> Bool {
         a.handedness == b.handedness && a.presence == b.presence && a.score == b.score && a.region == b.region
             && a.points.count == b.points.count && zip(a.points, b.points).allSatisfy { $0 == $1 }
