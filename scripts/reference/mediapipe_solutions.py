@@ -25,9 +25,9 @@ opencv-contrib-python-headless from PyPI.
       MediaPipe Pose (static image mode, model complexity 1): per image the 33 landmarks with
       visibility (default output ~/.cache/sentio/reference/mediapipe-0.10.21/pose.json).
 
-  scripts/reference/mediapipe_solutions.py bench [--runs N] IMAGE ...
-      One JSON line per image: median, min and max wall time of face_mesh.process in static
-      image mode (detection + mesh, end to end) after 3 warm-up runs.
+  scripts/reference/mediapipe_solutions.py bench [--task faces|hands|pose] [--runs N] IMAGE ...
+      One JSON line per image: median, min and max wall time of one process() in static image
+      mode (face_mesh, hands or pose, end to end) after 3 warm-up runs.
 """
 import glob
 import json
@@ -164,12 +164,18 @@ def pose(args):
 
 
 def bench(args):
-    """Median wall time of face_mesh.process (static image mode: detection + mesh) per image."""
+    """Median wall time of one static-image process() per image: face_mesh (detection + mesh),
+    hands (palm detection + landmarks, complexity 1) or pose (detection + landmarks)."""
     import mediapipe as mp
     import numpy as np
     from PIL import Image, ImageOps
-    mesh = mp.solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=10, refine_landmarks=False,
-                                           min_detection_confidence=0.5)
+    if args.task == "hands":
+        mesh = mp.solutions.hands.Hands(static_image_mode=True, max_num_hands=2, model_complexity=1, min_detection_confidence=0.5)
+    elif args.task == "pose":
+        mesh = mp.solutions.pose.Pose(static_image_mode=True, model_complexity=1, min_detection_confidence=0.5)
+    else:
+        mesh = mp.solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=10, refine_landmarks=False,
+                                               min_detection_confidence=0.5)
     for path in args.paths:
         img = np.asarray(ImageOps.exif_transpose(Image.open(path)).convert("RGB"))
         for _ in range(3):
@@ -201,6 +207,7 @@ def main():
     q.add_argument("paths", nargs="+")
     b = sub.add_parser("bench")
     b.add_argument("--runs", type=int, default=30)
+    b.add_argument("--task", choices=["faces", "hands", "pose"], default="faces")
     b.add_argument("paths", nargs="+")
     args = parser.parse_args()
     ensure_venv()
