@@ -30,10 +30,12 @@ let package = Package(
         .target(name: "CSentioKernels"),
         .target(name: "SentioNeural", dependencies: ["SentioImage", "CSentioKernels"]),
         .target(name: "SentioVision", dependencies: ["SentioImage", "SentioNeural"]),
+        // Pokémon GO IV scanner: game data (Data/, made by scripts/make-pogo-data.py) and the calculator.
+        .target(name: "IVScanner", resources: [.copy("Data")]),
         .executableTarget(
             name: "sentio",
             dependencies: [
-                "SentioImage", "SentioNeural", "SentioVision",
+                "SentioImage", "SentioNeural", "SentioVision", "IVScanner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Fixture lookup and a seeded generator, shared by the tests and the fuzzer.
@@ -42,6 +44,7 @@ let package = Package(
         .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "SentioNeural", "CSentioCodecs", "SentioTestSupport"]),
         .testTarget(name: "SentioImageTests", dependencies: ["SentioImage", "SentioTestSupport"], exclude: ["Data"]),
         .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural", "SentioTestSupport"]),
+        .testTarget(name: "IVScannerTests", dependencies: ["IVScanner", "SentioTestSupport"]),
         .testTarget(name: "SentioVisionTests", dependencies: ["SentioVision", "SentioImage", "SentioNeural", "SentioTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
