@@ -30,8 +30,11 @@ let package = Package(
         .target(name: "CSentioKernels"),
         .target(name: "SentioNeural", dependencies: ["SentioImage", "CSentioKernels"]),
         .target(name: "SentioVision", dependencies: ["SentioImage", "SentioNeural"]),
+        // Tesseract (Debian: libtesseract-dev, tesseract-ocr-eng), found with pkg-config.
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        .target(name: "SentioText", dependencies: ["CTesseract", "SentioImage"]),
         // Pokémon GO IV scanner: game data (Data/, made by scripts/make-pogo-data.py) and the calculator.
-        .target(name: "IVScanner", resources: [.copy("Data")]),
+        .target(name: "IVScanner", dependencies: ["SentioImage", "SentioText"], resources: [.copy("Data")]),
         .executableTarget(
             name: "sentio",
             dependencies: [

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
 import IVScanner
+import SentioImage
 
 struct IVCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "iv",
         abstract: "Pokémon GO individual values: calculator, power-up planner, league rank.",
-        subcommands: [Calc.self, Plan.self, Rank.self])
+        subcommands: [Scan.self, Calc.self, Plan.self, Rank.self])
 
     struct PokemonOptions: ParsableArguments {
         @Option(help: "Species name (any case).") var species: String
@@ -80,6 +81,38 @@ struct IVCommand: ParsableCommand {
                 return .leader(overall: o, best: b, bestStats: stats)
             }
             throw ValidationError("--appraisal is stars:N[:A/D/S] or leader:OVERALL:BEST[:stats], not '\(text)'")
+        }
+    }
+
+    struct Scan: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Read a detail screenshot (work in progress: name, CP, HP, stardust) and compute the IVs.")
+        @Argument(help: "A screenshot (PNG or JPEG).") var image: String
+        @Option(help: "Use the base stats in force on this date (YYYY-MM-DD).") var statsAsOf: String?
+        @Flag(help: "Print JSON.") var json = false
+
+        struct Out: Encodable {
+            let species: String?, cp: Int?, hp: Int?, hpMax: Int?, stardustCost: Int?
+            let levels: [Double], ivs: [Calc.Result.IV]
+            let fields: [String: FieldOut]
+            struct FieldOut: Encodable { let text: String, confidence: Double, box: [Int] }
+        }
+
+        func run() throws {
+            let screen = try ImageIO.read(image)
+            let reading = try ScreenReader().read(screen)
+            var found: [IVCombination] = []
+            var speciesName: String?
+            if let name = reading.name, let cp = reading.cp, let hpMax = reading.hpMax, let dust = reading.stardust,
+               let species = try? GameData.shared.species(name, asOf: statsAsOf) {
+                speciesName = species.name
+                found = (try? IVCalculator().combinations(IVQuery(species: species, cp: cp, hp: hpMax, stardust: dust))) ?? []
+            }
+            let out = Out(species: speciesName ?? reading.name, cp: reading.cp, hp: reading.hp, hpMax: reading.hpMax, stardustCost: reading.stardust,
+                          levels: Set(found.map(\.level)).sorted(),
+                          ivs: found.map { .init(level: $0.level, attack: $0.attack, defense: $0.defense, stamina: $0.stamina, percent: ($0.percent * 10).rounded() / 10) },
+                          fields: reading.fields.mapValues { .init(text: $0.text, confidence: $0.confidence, box: [$0.box.x, $0.box.y, $0.box.width, $0.box.height]) })
+            if json { return try JSONOutput.print(out) }
+            print("\(out.species ?? "?") CP \(out.cp.map(String.init) ?? "?") HP \(out.hp.map(String.init) ?? "?")/\(out.hpMax.map(String.init) ?? "?") stardust \(out.stardustCost.map(String.init) ?? "?"): \(found.count) IV combinations")
         }
     }
 

@@ -1,0 +1,198 @@
+import Foundation
+import SentioImage
+import SentioText
+
+/// A field read off the screen: its text, Tesseract's confidence and where it was read.
+public struct ScreenField: Sendable, Equatable {
+    public var text: String
+    public var confidence: Double
+    public var box: PixelRect
+}
+
+/// What a Pokémon detail screen shows, as far as it could be read. Fields that could not be
+/// read are nil (and absent from `fields`); nothing is guessed.
+public struct ScreenReading: Sendable, Equatable {
+    public var name: String?
+    public var cp: Int?
+    public var hp: Int?
+    public var hpMax: Int?
+    public var stardust: Int?
+    public var fields: [String: ScreenField] = [:]
+}
+
+/// Reads a Pokémon GO detail screen: the green HP bar is the anchor (found by colour at any
+/// resolution or aspect ratio); the name sits above it, the HP text below, CP high above, and
+/// the power-up button (the same green) further below with its stardust cost beside it. Every
+/// distance is in units of the screen's width, which the game's layout scales with.
+public final class ScreenReader {
+    private let ocr: TextRecognizer
+
+    public init() throws {
+        ocr = try TextRecognizer()
+    }
+
+    /// The HP bar: the first long horizontal run of the bar's green in the middle of the screen.
+    static func hpBar(_ image: Image) -> PixelRect? {
+        let w = image.width, h = image.height
+        func green(_ p: RGBA) -> Bool { Int(p.g) > 150 && Int(p.g) - Int(p.r) > 50 && Int(p.b) > 90 && Int(p.g) - Int(p.b) > 10 }
+        var found: (y: Int, x0: Int, x1: Int)?
+        var thickness = 0
+        for y in h * 3 / 10 ..< h * 8 / 10 {
+            var best = (0, 0), start = -1
+            for x in 0 ..< w {
+                if green(image.pixel(x: x, y: y)) { if start < 0 { start = x } } else {
+                    if start >= 0, x - start > best.1 - best.0 { best = (start, x) }
+                    start = -1
+                }
+            }
+            if start >= 0, w - start > best.1 - best.0 { best = (start, w) }
+            let length = best.1 - best.0
+            if length > w * 3 / 10 && length < w * 8 / 10 && best.0 > w / 10 {
+                if found == nil { found = (y, best.0, best.1) }
+                thickness += 1
+            } else if found != nil {
+                break
+            }
+        }
+        guard let bar = found, thickness <= max(3, w / 60) else { return nil }
+        return PixelRect(x: bar.x0, y: bar.y, width: bar.x1 - bar.x0, height: thickness)
+    }
+
+    /// Crops `rect`, enlarges small text, and makes it dark on light for Tesseract.
+    func prepare(_ image: Image, _ rect: PixelRect, lightText: Bool) throws -> Image {
+        guard let r = rect.clamped(width: image.width, height: image.height) else { throw IVError.invalid("field outside the screen") }
+        var crop = try image.cropped(to: r).converted(to: .gray8)
+        let scale = max(1, 60.0 / Double(r.height))
+        crop = try crop.resized(to: Size(width: Int(Double(r.width) * scale), height: Int(Double(r.height) * scale)))
+        // Light text (CP) is near-white on any background; dark text sits on the card, where
+        // Otsu's threshold separates it from the (white or pale green) background.
+        let threshold = lightText ? 235 : ScreenReader.otsu(crop.packedBytes)
+        var out = crop
+        for y in 0 ..< out.height {
+            for x in 0 ..< out.width {
+                let v = Int(crop[x, y, 0])
+                let ink = lightText ? v > threshold : v < threshold
+                out[x, y, 0] = ink ? 0 : 255
+            }
+        }
+        return out
+    }
+
+    /// Every stardust cost the game shows: each level's, lucky (½), shadow (×1.2), purified (×0.9).
+    static let stardustCosts: Set<Int> = {
+        let calculator = IVCalculator()
+        var costs = Set<Int>()
+        for level in calculator.data.levels where level.stardust > 0 {
+            for (lucky, shadow, purified) in [(false, false, false), (true, false, false), (false, true, false), (false, false, true),
+                                              (true, false, true), (true, true, false)] {
+                costs.insert(calculator.stardust(from: level, lucky: lucky, shadow: shadow, purified: purified))
+            }
+        }
+        return costs
+    }()
+
+    /// Otsu's threshold: the gray level that best splits the histogram into two classes.
+    static func otsu(_ values: [UInt8]) -> Int {
+        var histogram = [Double](repeating: 0, count: 256)
+        for v in values { histogram[Int(v)] += 1 }
+        let total = Double(values.count)
+        let sum = histogram.enumerated().reduce(0.0) { $0 + Double($1.offset) * $1.element }
+        var best = (score: -1.0, t: 128), weight = 0.0, partial = 0.0
+        for t in 0 ..< 256 {
+            weight += histogram[t]
+            partial += Double(t) * histogram[t]
+            guard weight > 0, weight < total else { continue }
+            let m0 = partial / weight, m1 = (sum - partial) / (total - weight)
+            let score = weight * (total - weight) * (m0 - m1) * (m0 - m1)
+            if score > best.score { best = (score, t) }
+        }
+        return best.t + 1
+    }
+
+    func read(_ image: Image, _ rect: PixelRect, lightText: Bool, characters: String?) throws -> ScreenField {
+        let prepared = try prepare(image, rect, lightText: lightText)
+        if let dir = ProcessInfo.processInfo.environment["SENTIO_DEBUG_SCAN"] {
+            try? ImageIO.write(prepared, to: "\(dir)/field_\(rect.x)_\(rect.y).png")
+            if let r = rect.clamped(width: image.width, height: image.height), let raw = try? image.cropped(to: r) {
+                try? ImageIO.write(raw, to: "\(dir)/raw_\(rect.x)_\(rect.y).png")
+            }
+        }
+        let r = try ocr.recognize(prepared, layout: .singleLine, characters: characters)
+        return ScreenField(text: r.text, confidence: r.confidence, box: rect)
+    }
+
+    static func numbers(_ text: String) -> [Int] {
+        text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    }
+
+    /// Reads the screen; throws when it is not a Pokémon detail screen (no HP bar).
+    public func read(_ image: Image) throws -> ScreenReading {
+        guard let bar = ScreenReader.hpBar(image) else { throw IVError.invalid("not a Pokémon detail screen (no HP bar found)") }
+        let w = Double(image.width)
+        func u(_ v: Double) -> Int { Int(v * w / 1080) }
+        let centre = bar.x + bar.width / 2
+        var reading = ScreenReading()
+
+        let nameBox = PixelRect(x: centre - u(380), y: bar.y - u(110), width: u(760), height: u(95))
+        let name = try read(image, nameBox, lightText: false, characters: nil)
+        let cleaned = name.text.filter { $0.isLetter || $0 == "-" || $0 == "." || $0 == "'" || $0 == " " }.trimmingCharacters(in: .whitespaces)
+        if !cleaned.isEmpty { reading.name = cleaned; reading.fields["name"] = name }
+
+        let hpBox = PixelRect(x: centre - u(230), y: bar.y + bar.height + u(8), width: u(460), height: u(55))
+        let hp = try read(image, hpBox, lightText: false, characters: "0123456789/HP ")
+        let hpNumbers = ScreenReader.numbers(hp.text)
+        if hpNumbers.count >= 2 { reading.hp = hpNumbers[0]; reading.hpMax = hpNumbers[1]; reading.fields["hp"] = hp }
+
+        // CP: white digits 0.70–0.75 widths above the bar, centred.
+        let cpBox = PixelRect(x: centre - u(300), y: bar.y - u(880), width: u(600), height: u(190))
+        if let cpText = try? read(image, cpBox, lightText: true, characters: "CP0123456789"),
+           let cp = ScreenReader.numbers(cpText.text).max() {
+            reading.cp = cp
+            reading.fields["cp"] = cpText
+        }
+
+        // The power-up button: the next long run of the bar's green, starting at the left edge.
+        if let button = ScreenReader.button(image, below: bar.y + bar.height + u(300)) {
+            // The stardust cost: right of the button, after the stardust icon.
+            let cy = button.y + button.height / 2
+            let dustBox = PixelRect(x: button.x + button.width + u(62), y: cy - u(40), width: u(175), height: u(95))
+            let dust = try read(image, dustBox, lightText: false, characters: "0123456789")
+            reading.fields["stardust"] = dust
+            if let digits = ScreenReader.numbers(dust.text).first.map(String.init) {
+                // The stardust icon before the digits reads as a 1 now and then: keep the
+                // longest tail of the digits that is a cost the game actually charges.
+                let costs = ScreenReader.stardustCosts
+                reading.stardust = (0 ..< digits.count).lazy.compactMap { Int(digits.dropFirst($0)) }.first { costs.contains($0) }
+                    ?? (0 ..< digits.count).lazy.compactMap { Int(digits.dropLast($0)) }.first { costs.contains($0) }
+            }
+        }
+        return reading
+    }
+
+    /// The power-up button's row: a run of the bar's green from near the left edge, 20–55% of
+    /// the width long, below `y`.
+    static func button(_ image: Image, below start: Int) -> PixelRect? {
+        let w = image.width
+        func green(_ p: RGBA) -> Bool { Int(p.g) > 150 && Int(p.g) - Int(p.r) > 50 && Int(p.b) > 90 }
+        for y in stride(from: max(0, start), to: image.height, by: 2) {
+            var x = w / 50
+            while x < w / 5 && !green(image.pixel(x: x, y: y)) { x += 1 }
+            guard x < w / 5 else { continue }
+            var end = x
+            while end < w && green(image.pixel(x: end, y: y)) { end += 1 }
+            if end - x > w / 5 && end - x < w * 11 / 20 {
+                // Down the button's middle to its bottom edge, then its extent at mid-height
+                // (the rounded corners make the top row short).
+                let mid = (x + end) / 2
+                var bottom = y
+                while bottom + 1 < image.height && green(image.pixel(x: mid, y: bottom + 1)) { bottom += 1 }
+                let cy = (y + bottom) / 2
+                var left = mid, right = mid
+                while left > 0 && green(image.pixel(x: left - 1, y: cy)) { left -= 1 }
+                while right + 1 < w && green(image.pixel(x: right + 1, y: cy)) { right += 1 }
+                return PixelRect(x: left, y: y, width: right - left + 1, height: bottom - y + 1)
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import IVScanner
+import SentioImage
+import SentioTestSupport
+import Testing
+
+/// The screenshot reader is work in progress: these floors guard what it reads today on the
+/// 47 real screenshots; the bars (CP ≥ 97%, HP ≥ 97%, species ≥ 95%, stardust ≥ 95%)
+/// are not reached yet.
+@Suite("Screen reader", .serialized)
+struct ScreenReaderTests {
+    @Test("reads the fields it can on the real screenshots; refuses what is not a detail screen")
+    func screenshots() throws {
+        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: #filePath, levels: 3)),
+              let table = try? String(contentsOfFile: fixtures + "/pogo/screens/manifest.tsv", encoding: .utf8) else { return print("skip: no fixtures") }
+        let reader = try ScreenReader()
+        var rows = table.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        let header = rows.removeFirst()
+        func col(_ name: String) -> Int { header.firstIndex(of: name)! }
+        var counts = (screens: 0, hp: 0, cp: 0, dust: 0, name: 0)
+        for row in rows where row.count == header.count {
+            counts.screens += 1
+            guard let reading = try? reader.read(ImageIO.read(fixtures + "/pogo/screens/" + row[0])) else { continue }
+            if reading.hpMax == Int(row[col("hp_max")]) { counts.hp += 1 }
+            if reading.cp == Int(row[col("cp")]) { counts.cp += 1 }
+            if reading.stardust == Int(row[col("stardust_cost")]) { counts.dust += 1 }
+            if reading.name?.lowercased() == row[col("species")].lowercased() { counts.name += 1 }
+        }
+        print("screen reader: of \(counts.screens) screenshots, max HP \(counts.hp), CP \(counts.cp), stardust \(counts.dust), name \(counts.name) read right")
+        #expect(counts.screens == 47)
+        #expect(counts.hp >= 40 && counts.name >= 30 && counts.cp >= 14 && counts.dust >= 12)
+        // A photo is not a detail screen: a clear error, no fields made up.
+        let photo = try ImageIO.read(fixtures + "/reference/images/astronaut.png")
+        #expect(throws: IVError.self) { try reader.read(photo) }
+    }
+}
