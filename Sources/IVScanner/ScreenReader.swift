@@ -91,6 +91,41 @@ public final class ScreenReader {
         return costs
     }()
 
+    /// Keeps only the tallest glyphs of a binarized field (ink 0 on 255): the CP digits are
+    /// the largest text in their box, while the "CP" label (localized: WP, PC, PL…), status-bar
+    /// icons and the arc are smaller or touch the edge. Returns the cropped glyphs, or nil.
+    static func tallestGlyphs(_ binary: Image) throws -> Image? {
+        let w = binary.width, h = binary.height
+        var label = [Int32](repeating: -1, count: w * h)
+        var boxes: [(x0: Int, y0: Int, x1: Int, y1: Int, touches: Bool)] = []
+        let ink = binary.withUnsafeBytes { px in (0 ..< w * h).map { px[($0 / w) * binary.rowStride + $0 % w] == 0 } }
+        for start in 0 ..< w * h where ink[start] && label[start] < 0 {
+            let id = Int32(boxes.count)
+            var stack = [start], box = (x0: w, y0: h, x1: 0, y1: 0, touches: false)
+            label[start] = id
+            while let i = stack.popLast() {
+                let x = i % w, y = i / w
+                box = (min(box.x0, x), min(box.y0, y), max(box.x1, x), max(box.y1, y), box.touches || y == 0 || y == h - 1 || x == 0 || x == w - 1)
+                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    let nx = x + dx, ny = y + dy
+                    guard nx >= 0, ny >= 0, nx < w, ny < h else { continue }
+                    let j = ny * w + nx
+                    if ink[j] && label[j] < 0 { label[j] = id; stack.append(j) }
+                }
+            }
+            boxes.append(box)
+        }
+        let candidates = boxes.enumerated().filter { !$0.element.touches && $0.element.y1 - $0.element.y0 >= 4 }
+        guard let tallest = candidates.map({ $0.element.y1 - $0.element.y0 }).max() else { return nil }
+        let kept = Set(candidates.filter { $0.element.y1 - $0.element.y0 >= tallest * 7 / 10 }.map { Int32($0.offset) })
+        let keptBoxes = kept.map { boxes[Int($0)] }
+        let x0 = keptBoxes.map(\.x0).min()!, x1 = keptBoxes.map(\.x1).max()!, y0 = keptBoxes.map(\.y0).min()!, y1 = keptBoxes.map(\.y1).max()!
+        let margin = max(4, (y1 - y0) / 4)
+        var out = try Image(width: x1 - x0 + 1 + 2 * margin, height: y1 - y0 + 1 + 2 * margin, format: .gray8, fill: 255)
+        for y in y0 ... y1 { for x in x0 ... x1 where kept.contains(label[y * w + x]) { out[x - x0 + margin, y - y0 + margin, 0] = 0 } }
+        return out
+    }
+
     /// Otsu's threshold: the gray level that best splits the histogram into two classes.
     static func otsu(_ values: [UInt8]) -> Int {
         var histogram = [Double](repeating: 0, count: 256)
@@ -145,10 +180,12 @@ public final class ScreenReader {
 
         // CP: white digits 0.70–0.75 widths above the bar, centred.
         let cpBox = PixelRect(x: centre - u(300), y: bar.y - u(880), width: u(600), height: u(190))
-        if let cpText = try? read(image, cpBox, lightText: true, characters: "CP0123456789"),
-           let cp = ScreenReader.numbers(cpText.text).max() {
-            reading.cp = cp
-            reading.fields["cp"] = cpText
+        if let binary = try? prepare(image, cpBox, lightText: true), let digits = try ScreenReader.tallestGlyphs(binary) {
+            let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
+            if let cp = ScreenReader.numbers(r.text).first, cp >= 10 {
+                reading.cp = cp
+                reading.fields["cp"] = ScreenField(text: r.text, confidence: r.confidence, box: cpBox)
+            }
         }
 
         // The power-up button: the next long run of the bar's green, starting at the left edge.
