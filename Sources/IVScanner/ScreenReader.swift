@@ -61,7 +61,17 @@ public final class ScreenReader {
     /// Crops `rect`, enlarges small text, and makes it dark on light for Tesseract.
     func prepare(_ image: Image, _ rect: PixelRect, lightText: Bool) throws -> Image {
         guard let r = rect.clamped(width: image.width, height: image.height) else { throw IVError.invalid("field outside the screen") }
-        var crop = try image.cropped(to: r).converted(to: .gray8)
+        var colour = try image.cropped(to: r).converted(to: .rgb8)
+        if !lightText {
+            // Text on the card is gray; icons (stardust, candy) are saturated: wash them out.
+            for y in 0 ..< colour.height {
+                for x in 0 ..< colour.width {
+                    let p = colour.pixel(x: x, y: y)
+                    if Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) > 70 { for k in 0 ..< 3 { colour[x, y, k] = 255 } }
+                }
+            }
+        }
+        var crop = colour.converted(to: .gray8)
         let scale = max(1, 60.0 / Double(r.height))
         crop = try crop.resized(to: Size(width: Int(Double(r.width) * scale), height: Int(Double(r.height) * scale)))
         // Light text (CP) is near-white on any background; dark text sits on the card, where
@@ -192,8 +202,12 @@ public final class ScreenReader {
         if let button = ScreenReader.button(image, below: bar.y + bar.height + u(300)) {
             // The stardust cost: right of the button, after the stardust icon.
             let cy = button.y + button.height / 2
-            let dustBox = PixelRect(x: button.x + button.width + u(62), y: cy - u(40), width: u(175), height: u(95))
-            let dust = try read(image, dustBox, lightText: false, characters: "0123456789")
+            let dustBox = PixelRect(x: button.x + button.width + u(20), y: cy - u(60), width: u(230), height: u(120))
+            var dust = ScreenField(text: "", confidence: 0, box: dustBox)
+            if let digits = try ScreenReader.tallestGlyphs(prepare(image, dustBox, lightText: false)) {
+                let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
+                dust = ScreenField(text: r.text, confidence: r.confidence, box: dustBox)
+            }
             reading.fields["stardust"] = dust
             if let digits = ScreenReader.numbers(dust.text).first.map(String.init) {
                 // The stardust icon before the digits reads as a 1 now and then: keep the
