@@ -85,6 +85,11 @@ public final class ScreenReader {
                 out[x, y, 0] = ink ? 0 : 255
             }
         }
+        // SENTIO_DEBUG_SCAN=DIR keeps every field as cut and as binarized, for tuning.
+        if let dir = ProcessInfo.processInfo.environment["SENTIO_DEBUG_SCAN"] {
+            try? ImageIO.write(out, to: "\(dir)/field_\(rect.x)_\(rect.y).png")
+            try? ImageIO.write(image.cropped(to: r), to: "\(dir)/raw_\(rect.x)_\(rect.y).png")
+        }
         return out
     }
 
@@ -155,14 +160,7 @@ public final class ScreenReader {
     }
 
     func read(_ image: Image, _ rect: PixelRect, lightText: Bool, characters: String?) throws -> ScreenField {
-        let prepared = try prepare(image, rect, lightText: lightText)
-        if let dir = ProcessInfo.processInfo.environment["SENTIO_DEBUG_SCAN"] {
-            try? ImageIO.write(prepared, to: "\(dir)/field_\(rect.x)_\(rect.y).png")
-            if let r = rect.clamped(width: image.width, height: image.height), let raw = try? image.cropped(to: r) {
-                try? ImageIO.write(raw, to: "\(dir)/raw_\(rect.x)_\(rect.y).png")
-            }
-        }
-        let r = try ocr.recognize(prepared, layout: .singleLine, characters: characters)
+        let r = try ocr.recognize(prepare(image, rect, lightText: lightText), layout: .singleLine, characters: characters)
         return ScreenField(text: r.text, confidence: r.confidence, box: rect)
     }
 
@@ -237,10 +235,12 @@ public final class ScreenReader {
                 let mid = (x + end) / 2
                 var bottom = y
                 while bottom + 1 < image.height && green(image.pixel(x: mid, y: bottom + 1)) { bottom += 1 }
-                let cy = (y + bottom) / 2
-                var left = mid, right = mid
-                while left > 0 && green(image.pixel(x: left - 1, y: cy)) { left -= 1 }
-                while right + 1 < w && green(image.pixel(x: right + 1, y: cy)) { right += 1 }
+                // The label's letters interrupt the green at mid-height: measure the extent on
+                // a row below the label (four fifths down) instead.
+                let row = y + (bottom - y) * 4 / 5
+                var left = x, right = x
+                while left > 0 && green(image.pixel(x: left - 1, y: row)) { left -= 1 }
+                while right + 1 < w && green(image.pixel(x: right + 1, y: row)) { right += 1 }
                 return PixelRect(x: left, y: y, width: right - left + 1, height: bottom - y + 1)
             }
         }
