@@ -105,3 +105,37 @@ public struct GameData: Sendable {
         levels.first { $0.level == level }?.cpMultiplier
     }
 }
+
+extension GameData {
+    /// Levenshtein distance between two strings (case-insensitive letters only).
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let x = Array(a.lowercased().filter(\.isLetter)), y = Array(b.lowercased().filter(\.isLetter))
+        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
+        var previous = Array(0 ... y.count)
+        for i in 1 ... x.count {
+            var current = [i] + [Int](repeating: 0, count: y.count)
+            for j in 1 ... y.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[y.count]
+    }
+
+    /// The species whose name is nearest a misread `name` (within a third of its letters), among
+    /// those `acceptable` keeps — the reader passes "has an IV combination for what else was
+    /// read", so a misread name only resolves to a species the numbers fit.
+    public func closestSpecies(to name: String, asOf date: String? = nil, where acceptable: (Species) -> Bool) -> Species? {
+        let letters = name.filter(\.isLetter).count
+        guard letters >= 3 else { return nil }
+        let limit = max(1, letters / 3)
+        var best: (Int, Species)?
+        for s in species where s.form == "Normal" {
+            let d = GameData.editDistance(name, s.name)
+            guard d <= limit, d < (best?.0 ?? .max) else { continue }
+            guard let dated = try? self.species(s.name, asOf: date), acceptable(dated) else { continue }
+            best = (d, dated)
+        }
+        return best?.1
+    }
+}

@@ -102,10 +102,15 @@ struct IVCommand: ParsableCommand {
             let reading = try ScreenReader().read(screen)
             var found: [IVCombination] = []
             var speciesName: String?
-            if let name = reading.name, let cp = reading.cp, let hpMax = reading.hpMax, let dust = reading.stardust,
-               let species = try? GameData.shared.species(name, asOf: statsAsOf) {
-                speciesName = species.name
-                found = (try? IVCalculator().combinations(IVQuery(species: species, cp: cp, hp: hpMax, stardust: dust))) ?? []
+            if let name = reading.name, let cp = reading.cp, let hpMax = reading.hpMax, let dust = reading.stardust {
+                let calculator = IVCalculator()
+                func fits(_ s: Species) -> Bool { !((try? calculator.combinations(IVQuery(species: s, cp: cp, hp: hpMax, stardust: dust))) ?? []).isEmpty }
+                // The name as read, else the nearest species name that the numbers fit.
+                let exact = try? GameData.shared.species(name, asOf: statsAsOf)
+                if let species = exact.flatMap({ fits($0) ? $0 : nil }) ?? GameData.shared.closestSpecies(to: name, asOf: statsAsOf, where: fits) {
+                    speciesName = species.name
+                    found = try calculator.combinations(IVQuery(species: species, cp: cp, hp: hpMax, stardust: dust))
+                }
             }
             let out = Out(species: speciesName ?? reading.name, cp: reading.cp, hp: reading.hp, hpMax: reading.hpMax, stardustCost: reading.stardust,
                           levels: Set(found.map(\.level)).sorted(),

@@ -106,3 +106,19 @@ struct CalculatorTests {
         #expect(steps.count == 3 && steps.last!.stardust == 2 * 2500 && steps.last!.candy == 2 * 2)
     }
 }
+
+@Suite("Species names")
+struct SpeciesNameTests {
+    @Test("a misread name resolves to the nearest species the numbers fit")
+    func closest() throws {
+        let data = GameData.shared
+        #expect(GameData.editDistance("Pidgey", "pidgey") == 0 && GameData.editDistance("Gengor", "Gengar") == 1)
+        let gengar = try data.species("Gengar")
+        let cpm = try #require(data.cpMultiplier(level: 25))
+        let cp = Stats.cp(gengar, attack: 10, defense: 10, stamina: 10, cpm: cpm), hp = Stats.hp(gengar, stamina: 10, cpm: cpm)
+        let fits = { (s: Species) in !((try? IVCalculator().combinations(IVQuery(species: s, cp: cp, hp: hp, level: 25))) ?? []).isEmpty }
+        #expect(data.closestSpecies(to: "Gengor", where: fits)?.name == "Gengar")
+        #expect(data.closestSpecies(to: "Xq", where: fits) == nil)  // too short to guess
+        #expect(data.closestSpecies(to: "Haunter", where: fits) == nil)  // a real name the numbers do not fit
+    }
+}
