@@ -108,7 +108,7 @@ public struct GameData: Sendable {
 
 extension GameData {
     /// Levenshtein distance between two strings (case-insensitive letters only).
-    static func editDistance(_ a: String, _ b: String) -> Int {
+    package static func editDistance(_ a: String, _ b: String) -> Int {
         let x = Array(a.lowercased().filter(\.isLetter)), y = Array(b.lowercased().filter(\.isLetter))
         if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
         var previous = Array(0 ... y.count)
