@@ -109,58 +109,51 @@ def faces(args):
         json.dump(out, f)
 
 
-def hands(args):
-    """MediaPipe Hands (static image mode, model complexity 1, up to 2 hands) on every image."""
-    import mediapipe as mp
+def collect(args, solution, extract, noun):
+    """Runs `solution` on every image: what `extract` makes of the result, and the median time
+    of args.runs further runs; writes JSON keyed by path relative to the fixtures."""
     import numpy as np
     from PIL import Image, ImageOps
     out = {}
-    solution = mp.solutions.hands.Hands(static_image_mode=True, max_num_hands=2, model_complexity=1,
-                                        min_detection_confidence=0.5)
     for path in images(args.paths):
         img = np.asarray(ImageOps.exif_transpose(Image.open(path)).convert("RGB"))
-        r = solution.process(img)
-        found = []
-        for lm, side in zip(r.multi_hand_landmarks or [], r.multi_handedness or []):
-            found.append({"landmarks": [[p.x, p.y, p.z] for p in lm.landmark],
-                          "handedness": side.classification[0].label, "score": side.classification[0].score})
+        found = extract(solution.process(img))
         times = []
         for _ in range(args.runs):
             start = time.perf_counter()
             solution.process(img)
             times.append((time.perf_counter() - start) * 1e3)
-        out[path.split("fixtures/", 1)[-1]] = {"width": img.shape[1], "height": img.shape[0], "hands": found,
+        out[path.split("fixtures/", 1)[-1]] = {"width": img.shape[1], "height": img.shape[0], noun: found,
                                                "ms": sorted(times)[len(times) // 2]}
-        print(f"mediapipe_solutions.py: {path}: {len(found)} hands", file=sys.stderr, flush=True)
+        print(f"mediapipe_solutions.py: {path}: {len(found)} {noun}", file=sys.stderr, flush=True)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(out, f)
+
+
+def hands(args):
+    """MediaPipe Hands (static image mode, model complexity 1, up to 2 hands) on every image."""
+    import mediapipe as mp
+    solution = mp.solutions.hands.Hands(static_image_mode=True, max_num_hands=2, model_complexity=1,
+                                        min_detection_confidence=0.5)
+
+    def extract(r):
+        return [{"landmarks": [[p.x, p.y, p.z] for p in lm.landmark], "handedness": side.classification[0].label,
+                 "score": side.classification[0].score}
+                for lm, side in zip(r.multi_hand_landmarks or [], r.multi_handedness or [])]
+
+    collect(args, solution, extract, "hands")
 
 
 def pose(args):
     """MediaPipe Pose (static image mode, model complexity 1) on every image."""
     import mediapipe as mp
-    import numpy as np
-    from PIL import Image, ImageOps
-    out = {}
     solution = mp.solutions.pose.Pose(static_image_mode=True, model_complexity=1, min_detection_confidence=0.5)
-    for path in images(args.paths):
-        img = np.asarray(ImageOps.exif_transpose(Image.open(path)).convert("RGB"))
-        r = solution.process(img)
-        found = []
-        if r.pose_landmarks:
-            found.append([[p.x, p.y, p.z, p.visibility] for p in r.pose_landmarks.landmark])
-        times = []
-        for _ in range(args.runs):
-            start = time.perf_counter()
-            solution.process(img)
-            times.append((time.perf_counter() - start) * 1e3)
-        out[path.split("fixtures/", 1)[-1]] = {"width": img.shape[1], "height": img.shape[0], "poses": found,
-                                               "ms": sorted(times)[len(times) // 2]}
-        print(f"mediapipe_solutions.py: {path}: {len(found)} poses", file=sys.stderr, flush=True)
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(out, f)
+
+    def extract(r):
+        return [[[p.x, p.y, p.z, p.visibility] for p in r.pose_landmarks.landmark]] if r.pose_landmarks else []
+
+    collect(args, solution, extract, "poses")
 
 
 def bench(args):
