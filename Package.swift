@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SentioImage", targets: ["SentioImage"]),
         .library(name: "SentioNeural", targets: ["SentioNeural"]),
         .library(name: "SentioVision", targets: ["SentioVision"]),
+        .library(name: "SentioMotion", targets: ["SentioMotion"]),
         .executable(name: "sentio", targets: ["sentio"]),
     ],
     dependencies: [
@@ -30,6 +31,8 @@ let package = Package(
         .target(name: "CSentioKernels"),
         .target(name: "SentioNeural", dependencies: ["SentioImage", "CSentioKernels"]),
         .target(name: "SentioVision", dependencies: ["SentioImage", "SentioNeural"]),
+        // Attitude, gravity and gestures from IMU samples; stands alone.
+        .target(name: "SentioMotion"),
         // Tesseract (Debian: libtesseract-dev, tesseract-ocr-eng), found with pkg-config.
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .target(name: "SentioText", dependencies: ["CTesseract", "SentioImage"]),
@@ -47,6 +50,7 @@ let package = Package(
         .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "SentioNeural", "CSentioCodecs", "SentioTestSupport"]),
         .testTarget(name: "SentioImageTests", dependencies: ["SentioImage", "SentioTestSupport"], exclude: ["Data"]),
         .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural", "SentioTestSupport"]),
+        .testTarget(name: "SentioMotionTests", dependencies: ["SentioMotion", "SentioTestSupport"]),
         .testTarget(name: "IVScannerTests", dependencies: ["IVScanner", "SentioTestSupport"]),
         .testTarget(name: "SentioVisionTests", dependencies: ["SentioVision", "SentioImage", "SentioNeural", "SentioTestSupport"]),
     ],

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The device's orientation, in Core Motion's words: the rotation from the device's axes into a
+/// reference frame (here East-North-Up), as a quaternion, a rotation matrix or Euler angles.
+public struct Attitude: Sendable, Hashable {
+    public var quaternion: Quaternion
+
+    public init(quaternion: Quaternion) { self.quaternion = quaternion.normalized }
+
+    /// Row-major 3×3 matrix of the same rotation.
+    public var rotationMatrix: [[Double]] {
+        let q = quaternion
+        return [[1 - 2 * (q.y * q.y + q.z * q.z), 2 * (q.x * q.y - q.w * q.z), 2 * (q.x * q.z + q.w * q.y)],
+                [2 * (q.x * q.y + q.w * q.z), 1 - 2 * (q.x * q.x + q.z * q.z), 2 * (q.y * q.z - q.w * q.x)],
+                [2 * (q.x * q.z - q.w * q.y), 2 * (q.y * q.z + q.w * q.x), 1 - 2 * (q.x * q.x + q.y * q.y)]]
+    }
+
+    /// Rotation about the device's x axis (radians, −π/2…π/2), as Core Motion's `pitch`.
+    public var pitch: Double { let q = quaternion; return asin(max(-1, min(1, 2 * (q.w * q.x + q.y * q.z)))) }
+    /// Rotation about the device's y axis (radians, −π…π), as Core Motion's `roll`.
+    public var roll: Double { let q = quaternion; return atan2(2 * (q.w * q.y - q.x * q.z), 1 - 2 * (q.x * q.x + q.y * q.y)) }
+    /// Rotation about the vertical (radians, −π…π), as Core Motion's `yaw`.
+    public var yaw: Double { let q = quaternion; return atan2(2 * (q.w * q.z - q.x * q.y), 1 - 2 * (q.x * q.x + q.z * q.z)) }
+
+    /// This attitude relative to `reference` (Core Motion's `multiply(byInverseOf:)`).
+    public mutating func multiply(byInverseOf reference: Attitude) {
+        quaternion = (reference.quaternion.conjugate * quaternion).normalized
+    }
+
+    /// Axis (unit) and angle (radians) of the rotation.
+    public var axisAngle: (axis: Vector3, angle: Double) {
+        let q = quaternion.w < 0 ? Quaternion(w: -quaternion.w, x: -quaternion.x, y: -quaternion.y, z: -quaternion.z) : quaternion
+        let angle = 2 * acos(max(-1, min(1, q.w)))
+        let s = (1 - q.w * q.w).squareRoot()
+        return (s < 1e-9 ? Vector3(1, 0, 0) : Vector3(q.x / s, q.y / s, q.z / s), angle)
+    }
+}
+
+/// Standard gravity, for converting m/s² to Core Motion's g.
+public let standardGravity = 9.80665

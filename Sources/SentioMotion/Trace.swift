@@ -1,0 +1,76 @@
+import Foundation
+
+/// One IMU sample in SI units: time (s), rotation rate (rad/s), acceleration (m/s²), magnetic
+/// field (µT, optional).
+public struct IMUSample: Sendable, Hashable {
+    public var time: Double
+    public var gyroscope: Vector3
+    public var accelerometer: Vector3
+    public var magnetometer: Vector3?
+
+    public init(time: Double, gyroscope: Vector3, accelerometer: Vector3, magnetometer: Vector3? = nil) {
+        self.time = time
+        self.gyroscope = gyroscope
+        self.accelerometer = accelerometer
+        self.magnetometer = magnetometer
+    }
+}
+
+/// Errors reading traces: what and on which line.
+public enum TraceError: Error, Sendable, Equatable, CustomStringConvertible {
+    case missingColumns([String])
+    case badValue(line: Int, column: String, text: String)
+    case timeNotIncreasing(line: Int)
+    case unreadable(String)
+
+    public var description: String {
+        switch self {
+        case let .missingColumns(names): "the header lacks the column\(names.count == 1 ? "" : "s") \(names.joined(separator: ", "))"
+        case let .badValue(line, column, text): "line \(line): \(column) is '\(text)', not a finite number"
+        case let .timeNotIncreasing(line): "line \(line): time does not increase"
+        case let .unreadable(why): why
+        }
+    }
+}
+
+/// CSV traces: columns found by header name (`t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z` and
+/// optionally `mag_x,mag_y,mag_z`; others ignored), lines starting with `#` skipped.
+/// Missing columns, text or NaN in a used column and time that does not increase are errors
+/// that name the line.
+public enum Trace {
+    static let required = ["t", "gyr_x", "gyr_y", "gyr_z", "acc_x", "acc_y", "acc_z"]
+    static let magnetic = ["mag_x", "mag_y", "mag_z"]
+
+    /// Samples from CSV text; accelerations are multiplied by `accelerationScale` (g → m/s²: 9.80665).
+    public static func read(_ text: String, accelerationScale: Double = 1) throws -> [IMUSample] {
+        var header: [String: Int]?
+        var samples: [IMUSample] = []
+        var lineNumber = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let columns = header else {
+                header = Dictionary(fields.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+                let missing = required.filter { header![$0] == nil }
+                guard missing.isEmpty else { throw TraceError.missingColumns(missing) }
+                continue
+            }
+            func value(_ name: String) throws -> Double {
+                let i = columns[name]!
+                let text = i < fields.count ? fields[i] : ""
+                guard let v = Double(text), v.isFinite else { throw TraceError.badValue(line: lineNumber, column: name, text: text) }
+                return v
+            }
+            let t = try value("t")
+            if let last = samples.last, t <= last.time { throw TraceError.timeNotIncreasing(line: lineNumber) }
+            let hasMag = magnetic.allSatisfy { columns[$0] != nil }
+            samples.append(IMUSample(time: t, gyroscope: Vector3(try value("gyr_x"), try value("gyr_y"), try value("gyr_z")),
+                                     accelerometer: Vector3(try value("acc_x"), try value("acc_y"), try value("acc_z")) * accelerationScale,
+                                     magnetometer: hasMag ? Vector3(try value("mag_x"), try value("mag_y"), try value("mag_z")) : nil))
+        }
+        guard header != nil else { throw TraceError.unreadable("no header line") }
+        return samples
+    }
+}

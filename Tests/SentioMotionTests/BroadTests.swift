@@ -1,0 +1,64 @@
+import Foundation
+import SentioMotion
+import SentioTestSupport
+import Testing
+
+@Suite("Attitude on BROAD", .serialized)
+struct BroadTests {
+    static func trials() -> [(String, [IMUSample], [Quaternion?], [Bool])] {
+        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: #filePath, levels: 3)) else { return [] }
+        let folder = fixtures + "/imu/broad"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".csv.gz") }.sorted() ?? []
+        return names.compactMap { name in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+            process.arguments = ["-dc", folder + "/" + name]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            guard (try? process.run()) != nil else { return nil }
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let text = String(decoding: data, as: UTF8.self)
+            guard let samples = try? Trace.read(text) else { return nil }
+            // Ground truth and the movement flag, by column.
+            var truth: [Quaternion?] = [], counted: [Bool] = []
+            var header: [String] = []
+            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+                let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                if header.isEmpty { header = f; continue }
+                let q = ["gt_qw", "gt_qx", "gt_qy", "gt_qz"].map { Double(f[header.firstIndex(of: $0)!]) ?? .nan }
+                truth.append(q.contains { $0.isNaN } ? nil : Quaternion(w: q[0], x: q[1], y: q[2], z: q[3]))
+                counted.append(f[header.firstIndex(of: "movement")!] == "1")
+            }
+            return (name, samples, truth, counted)
+        }
+    }
+
+    @Test("Sentio's filter against Madgwick and Mahony on the BROAD trials (errors in degrees)")
+    func broad() throws {
+        let trials = Self.trials()
+        guard !trials.isEmpty else { return print("skip: no BROAD fixtures") }
+        var sums: [String: (Double, Double, Double, Double)] = [:]
+        for (name, samples, truth, counted) in trials {
+            var sentio9 = SentioAttitudeFilter(), sentio6 = SentioAttitudeFilter()
+            var madgwick = MadgwickFilter(beta: 0.12), mahony = MahonyFilter(kp: 0.74, ki: 0.0012)
+            let e9 = AttitudeError.rmse(estimates: estimate(&sentio9, samples, useMagnetometer: true), truth: truth, counted: counted)
+            let e6 = AttitudeError.rmse(estimates: estimate(&sentio6, samples, useMagnetometer: false), truth: truth, counted: counted)
+            let em = AttitudeError.rmse(estimates: estimate(&madgwick, samples, useMagnetometer: true), truth: truth, counted: counted)
+            let eh = AttitudeError.rmse(estimates: estimate(&mahony, samples, useMagnetometer: true), truth: truth, counted: counted)
+            print(String(format: "BROAD %@: sentio 9D total %.2f incl %.2f | 6D incl %.2f | madgwick 9D %.2f | mahony 9D %.2f",
+                         name as NSString, e9.total, e9.inclination, e6.inclination, em.total, eh.total))
+            for (k, e) in [("sentio", e9), ("madgwick", em), ("mahony", eh)] {
+                let s = sums[k, default: (0, 0, 0, 0)]
+                sums[k] = (s.0 + e.total, s.1 + e.inclination, s.2 + (k == "sentio" ? e6.inclination : 0), s.3 + 1)
+            }
+        }
+        let n = Double(trials.count)
+        let s = sums["sentio"]!, m = sums["madgwick"]!, h = sums["mahony"]!
+        print(String(format: "BROAD mean over %d trials: sentio 9D total %.2f°, inclination %.2f°, 6D inclination %.2f°; madgwick 9D %.2f°; mahony 9D %.2f°",
+                     trials.count, s.0 / n, s.1 / n, s.2 / n, m.0 / n, h.0 / n))
+        // Regression floor, far from the issue's bars (2.4° and 0.75°): the filter must at least
+        // beat both baselines.
+        #expect(s.0 / n < m.0 / n && s.0 / n < h.0 / n)
+    }
+}
