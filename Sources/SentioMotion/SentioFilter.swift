@@ -27,7 +27,7 @@ struct Butterworth: Sendable {
 /// direction corrects the heading separately (τ 9 s), and is ignored while its magnitude or
 /// dip angle leaves the learned values (a magnet nearby). Gyroscope bias is learned while the
 /// device rests. Causal: each estimate uses only the samples up to it.
-public struct SentioAttitudeFilter: AttitudeFilter {
+public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
     public var tauAcc = 3.0
     public var tauMag = 9.0
     private var gyroQuat = Quaternion.identity

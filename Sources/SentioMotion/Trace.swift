@@ -74,3 +74,18 @@ public enum Trace {
         return samples
     }
 }
+
+extension Trace {
+    /// CSV text that `read` accepts: the required columns, and the magnetometer's when every
+    /// sample has one. Values are printed in full precision, so a round trip is exact.
+    public static func write(_ samples: [IMUSample]) -> String {
+        let magnetic = !samples.isEmpty && samples.allSatisfy { $0.magnetometer != nil }
+        var text = (required + (magnetic ? Self.magnetic : [])).joined(separator: ",") + "\n"
+        for s in samples {
+            var fields = [s.time, s.gyroscope.x, s.gyroscope.y, s.gyroscope.z, s.accelerometer.x, s.accelerometer.y, s.accelerometer.z]
+            if magnetic, let m = s.magnetometer { fields += [m.x, m.y, m.z] }
+            text += fields.map { "\($0)" }.joined(separator: ",") + "\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,53 @@
+/// What Core Motion calls device motion: the attitude and the accelerometer's reading split
+/// into gravity and the acceleration the user gives the device.
+///
+/// Conventions: the attitude rotates the sensor frame into the earth frame (x east, y north,
+/// z up); `gravity` is the gravity vector seen in the sensor frame, pointing down (a device
+/// lying face up has gravity (0, 0, -9.81)); `userAcceleration` is the accelerometer's reading
+/// plus gravity, so it is zero at rest. Both in m/s² (divide by `standardGravity` for g).
+public struct DeviceMotion: Sendable, Hashable {
+    public var time: Double
+    public var attitude: Attitude
+    public var rotationRate: Vector3
+    public var gravity: Vector3
+    public var userAcceleration: Vector3
+
+    /// Splits one sample's reading with an attitude estimated up to it; the rotation rate has
+    /// the gyroscope bias removed.
+    public init(sample: IMUSample, attitude: Attitude, gyroscopeBias: Vector3 = .zero) {
+        time = sample.time
+        self.attitude = attitude
+        rotationRate = sample.gyroscope - gyroscopeBias
+        gravity = attitude.quaternion.conjugate.rotate(Vector3(0, 0, -standardGravity))
+        userAcceleration = sample.accelerometer + gravity
+    }
+}
+
+/// Attitude estimation sample by sample: the filter and the device motion it yields, for live
+/// sensors and for replayed traces alike.
+public struct MotionFusion: Sendable {
+    public var filter: SentioAttitudeFilter
+    /// Use the magnetometer (9D: heading tied to north) when samples carry one; without it the
+    /// heading starts at zero and drifts slowly (6D).
+    public var useMagnetometer: Bool
+    private var lastTime: Double?
+
+    public init(useMagnetometer: Bool = true, filter: SentioAttitudeFilter = SentioAttitudeFilter()) {
+        self.useMagnetometer = useMagnetometer
+        self.filter = filter
+    }
+
+    /// Feeds one sample. A sample whose time does not advance is treated as 1 ms after the
+    /// last (sensor clocks jitter); the first sample assumes 100 Hz.
+    public mutating func update(_ sample: IMUSample) -> DeviceMotion {
+        let dt = lastTime.map { sample.time > $0 ? sample.time - $0 : 0.001 } ?? 0.01
+        lastTime = sample.time
+        filter.update(sample, dt: dt, useMagnetometer: useMagnetometer && sample.magnetometer != nil)
+        return DeviceMotion(sample: sample, attitude: Attitude(quaternion: filter.quaternion), gyroscopeBias: filter.gyroscopeBias)
+    }
+
+    /// Starts over: attitude, bias and time forgotten.
+    public mutating func reset() {
+        self = MotionFusion(useMagnetometer: useMagnetometer)
+    }
+}
