@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "sentio",
             dependencies: [
-                "SentioImage", "SentioNeural", "SentioVision", "IVScanner",
+                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Fixture lookup and a seeded generator, shared by the tests and the fuzzer.

@@ -89,3 +89,27 @@ extension Trace {
         return text
     }
 }
+
+extension Trace {
+    /// The text of a trace file; a `.gz` file is decompressed with the system's `gzip`
+    /// (the BROAD recordings ship compressed).
+    public static func text(contentsOf path: String) throws -> String {
+        guard FileManager.default.isReadableFile(atPath: path) else { throw TraceError.unreadable("\(path): no such readable file") }
+        guard path.hasSuffix(".gz") else {
+            guard let data = FileManager.default.contents(atPath: path) else { throw TraceError.unreadable("\(path): cannot be read") }
+            return String(decoding: data, as: UTF8.self)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-dc", path]
+        let pipe = Pipe(), errors = Pipe()
+        process.standardOutput = pipe
+        process.standardError = errors
+        do { try process.run() } catch { throw TraceError.unreadable("\(path): gzip could not run (\(error))") }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        _ = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw TraceError.unreadable("\(path): not a valid gzip file") }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -10,27 +10,10 @@ struct BroadTests {
         let folder = fixtures + "/imu/broad"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".csv.gz") }.sorted() ?? []
         return names.compactMap { name in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-            process.arguments = ["-dc", folder + "/" + name]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            guard (try? process.run()) != nil else { return nil }
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            let text = String(decoding: data, as: UTF8.self)
+            guard let text = try? Trace.text(contentsOf: folder + "/" + name) else { return nil }
             guard let samples = try? Trace.read(text) else { return nil }
-            // Ground truth and the movement flag, by column.
-            var truth: [Quaternion?] = [], counted: [Bool] = []
-            var header: [String] = []
-            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-                let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-                if header.isEmpty { header = f; continue }
-                let q = ["gt_qw", "gt_qx", "gt_qy", "gt_qz"].map { Double(f[header.firstIndex(of: $0)!]) ?? .nan }
-                truth.append(q.contains { $0.isNaN } ? nil : Quaternion(w: q[0], x: q[1], y: q[2], z: q[3]))
-                counted.append(f[header.firstIndex(of: "movement")!] == "1")
-            }
-            return (name, samples, truth, counted)
+            guard let truth = GroundTruth.read(text), truth.attitudes.count == samples.count else { return nil }
+            return (name, samples, truth.attitudes, truth.counted)
         }
     }
 
