@@ -23,18 +23,20 @@ public struct DeviceMotion: Sendable, Hashable {
     }
 }
 
-/// Attitude estimation sample by sample: the filter and the device motion it yields, for live
+/// Attitude estimation sample by sample: a filter and the device motion it yields, for live
 /// sensors and for replayed traces alike.
-public struct MotionFusion: Sendable {
-    public var filter: SentioAttitudeFilter
+public struct MotionFusion<Filter: AttitudeFilter> {
+    public var filter: Filter
     /// Use the magnetometer (9D: heading tied to north) when samples carry one; without it the
     /// heading starts at zero and drifts slowly (6D).
     public var useMagnetometer: Bool
+    private let initial: Filter
     private var lastTime: Double?
 
-    public init(useMagnetometer: Bool = true, filter: SentioAttitudeFilter = SentioAttitudeFilter()) {
-        self.useMagnetometer = useMagnetometer
+    public init(filter: Filter, useMagnetometer: Bool = true) {
         self.filter = filter
+        initial = filter
+        self.useMagnetometer = useMagnetometer
     }
 
     /// Feeds one sample. A sample whose time does not advance is treated as 1 ms after the
@@ -48,6 +50,16 @@ public struct MotionFusion: Sendable {
 
     /// Starts over: attitude, bias and time forgotten.
     public mutating func reset() {
-        self = MotionFusion(useMagnetometer: useMagnetometer)
+        filter = initial
+        lastTime = nil
+    }
+}
+
+extension MotionFusion: Sendable where Filter: Sendable {}
+
+extension MotionFusion where Filter == SentioAttitudeFilter {
+    /// Sentio's own filter with its defaults.
+    public init(useMagnetometer: Bool = true) {
+        self.init(filter: SentioAttitudeFilter(), useMagnetometer: useMagnetometer)
     }
 }

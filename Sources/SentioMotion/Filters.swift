@@ -15,7 +15,7 @@ extension AttitudeFilter {
 }
 
 /// Madgwick's gradient-descent filter (2010), a baseline. β weighs the correction.
-public struct MadgwickFilter: AttitudeFilter {
+public struct MadgwickFilter: AttitudeFilter, Sendable {
     public var beta: Double
     public private(set) var quaternion = Quaternion.identity
     private var started = false
@@ -62,7 +62,7 @@ public struct MadgwickFilter: AttitudeFilter {
 
 /// Mahony's complementary filter (2008), a baseline: proportional and integral feedback of
 /// the gravity (and field) direction error.
-public struct MahonyFilter: AttitudeFilter {
+public struct MahonyFilter: AttitudeFilter, Sendable {
     public var kp: Double, ki: Double
     public private(set) var quaternion = Quaternion.identity
     private var integral = Vector3.zero
@@ -113,4 +113,14 @@ func rotationBetween(_ a: Vector3, _ b: Vector3) -> Quaternion {
     }
     let v = a.cross(b)
     return Quaternion(w: 1 + c, x: v.x, y: v.y, z: v.z).normalized
+}
+
+extension MadgwickFilter {
+    /// The parameters the BROAD evaluation and `sentio motion fuse --filter madgwick` run.
+    public static let baseline = MadgwickFilter(beta: 0.12)
+}
+
+extension MahonyFilter {
+    /// The parameters the BROAD evaluation and `sentio motion fuse --filter mahony` run.
+    public static let baseline = MahonyFilter(kp: 0.74, ki: 0.0012)
 }

@@ -24,7 +24,7 @@ struct BroadTests {
         var sums: [String: (Double, Double, Double, Double)] = [:]
         for (name, samples, truth, counted) in trials {
             var sentio9 = SentioAttitudeFilter(), sentio6 = SentioAttitudeFilter()
-            var madgwick = MadgwickFilter(beta: 0.12), mahony = MahonyFilter(kp: 0.74, ki: 0.0012)
+            var madgwick = MadgwickFilter.baseline, mahony = MahonyFilter.baseline
             let e9 = AttitudeError.rmse(estimates: estimate(&sentio9, samples, useMagnetometer: true), truth: truth, counted: counted)
             let e6 = AttitudeError.rmse(estimates: estimate(&sentio6, samples, useMagnetometer: false), truth: truth, counted: counted)
             let em = AttitudeError.rmse(estimates: estimate(&madgwick, samples, useMagnetometer: true), truth: truth, counted: counted)
