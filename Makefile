@@ -7,7 +7,7 @@ REFERENCE ?= $(HOME)/.cache/sentio/reference/litert-2.3.0
 MEDIAPIPE ?= $(HOME)/.cache/sentio/reference/mediapipe-0.10.21
 FIXTURES ?= $(or $(SENTIO_FIXTURES),../shared/fixtures)
 
-.PHONY: run test deps models reference release bench-jpeg bench-neural clean
+.PHONY: run test deps models reference release bench-jpeg bench-neural bench-motion clean
 
 deps:
 	@scripts/install-deps
@@ -52,6 +52,9 @@ bench-jpeg: models release
 bench-neural: models release
 	scripts/bench-neural --threads 1
 	scripts/bench-neural --threads 2
+
+bench-motion:
+	scripts/bench-motion
 
 clean:
 	rm -rf .build out
