@@ -6,7 +6,7 @@ struct MotionCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "motion",
         abstract: "Attitude and device motion from IMU recordings.",
-        subcommands: [Fuse.self, MotionBench.self])
+        subcommands: [Fuse.self, Gestures.self, MotionBench.self])
 
     enum Mode: String, ExpressibleByArgument, CaseIterable { case sixD = "6d", nineD = "9d" }
     enum FilterName: String, ExpressibleByArgument, CaseIterable { case sentio, madgwick, mahony }
@@ -94,6 +94,54 @@ struct MotionCommand: ParsableCommand {
                              error.total, error.heading, error.inclination))
             }
             if let out { print("wrote \(out)") }
+        }
+    }
+
+    struct Gestures: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the gestures in a trace: throws (original rule and any direction), shakes, full turns.",
+            discussion: "One line per gesture; with --json one JSON object per line (see the README for the keys).")
+
+        @Argument(help: "The trace (same columns as fuse).") var trace: String
+        @Option(help: "6d or 9d (9d needs mag_* columns).") var mode: Mode = .sixD
+        @Option(help: "Unit of the acc_* columns: mps2 or g.") var accUnit: AccelerationUnit = .mps2
+        @Option(help: "Throw threshold in g.") var threshold = 1.0
+        @Flag(help: "Print one JSON object per gesture.") var json = false
+
+        struct Event: Encodable {
+            let t: Double, gesture: String
+            let force_g: Double?, direction: [Double]?, axis: String?
+        }
+
+        func run() throws {
+            guard threshold > 0 else { throw ValidationError("--threshold takes a positive number of g") }
+            let samples = try Trace.read(Trace.text(contentsOf: trace), accelerationScale: accUnit == .g ? standardGravity : 1)
+            if mode == .nineD, !samples.allSatisfy({ $0.magnetometer != nil }) {
+                throw ValidationError("\(trace): --mode 9d needs mag_x, mag_y, mag_z columns; use --mode 6d")
+            }
+            var fusion = MotionFusion(useMagnetometer: mode == .nineD)
+            var faithful = FaithfulThrowDetector(threshold: threshold), anyThrow = ThrowDetector(threshold: threshold)
+            var shake = ShakeDetector()
+            var turns = [FullTurnTracker.Axis.roll, .pitch, .yaw].map { FullTurnTracker(axis: $0) }
+            for s in samples {
+                let m = fusion.update(s)
+                var events: [Event] = []
+                if let e = faithful.update(m) { events.append(Event(t: e.time, gesture: "throw", force_g: e.force, direction: nil, axis: "y")) }
+                if let e = anyThrow.update(m) {
+                    events.append(Event(t: e.time, gesture: "throw_any", force_g: e.force, direction: [e.direction.x, e.direction.y, e.direction.z], axis: nil))
+                }
+                if shake.update(m) { events.append(Event(t: m.time, gesture: "shake", force_g: nil, direction: nil, axis: nil)) }
+                for i in turns.indices where turns[i].update(m.attitude) {
+                    events.append(Event(t: m.time, gesture: "full_turn", force_g: nil, direction: nil, axis: turns[i].axis.rawValue))
+                }
+                for e in events {
+                    if json { try JSONOutput.print(e); continue }
+                    var line = String(format: "%.3f s: %@", e.t, e.gesture)
+                    if let f = e.force_g { line += String(format: ", %.2f g", f) }
+                    if let a = e.axis { line += ", \(a)" }
+                    print(line)
+                }
+            }
         }
     }
 
