@@ -56,6 +56,11 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
     private var restMean = Vector3.zero
     private var lastAcc = Vector3.zero
     private var magGain = 0.0, magGainStep = 0.0
+    /// Time the field has been rejected without a break (s).
+    private var magRejected = 0.0
+    /// How slowly the reference field follows the measured one, and how long a different
+    /// field must last to become the new reference (s).
+    public var magReferenceTime = 20.0
     /// Rotation below which the device may be resting: 2°/s.
     static let restRate = 2 * Double.pi / 180
 
@@ -122,10 +127,20 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
         } else {
             let learned = (magDipCos * magDipCos + magDipSin * magDipSin).squareRoot()
             guard abs(norm - magNorm) < 0.1 * magNorm,
-                  dipCos * magDipCos + dipSin * magDipSin > Self.cosMaxDipChange * learned else { return }
-            magNorm += 0.001 * (norm - magNorm)
-            magDipCos += 0.001 * (dipCos - magDipCos)
-            magDipSin += 0.001 * (dipSin - magDipSin)
+                  dipCos * magDipCos + dipSin * magDipSin > Self.cosMaxDipChange * learned else {
+                // A field that stays different for long is the new normal (the device moved
+                // to another room, not past a magnet): learn it afresh.
+                magRejected += dt
+                if magRejected > magReferenceTime { magSamples = 0; magNorm = 0; magDipCos = 0; magDipSin = 0; magRejected = 0 }
+                return
+            }
+            magRejected = 0
+            // The reference follows slow drift only (time constant magReferenceTime): a quick
+            // one would soon accept a nearby magnet's field as undisturbed.
+            let follow = dt / magReferenceTime
+            magNorm += follow * (norm - magNorm)
+            magDipCos += follow * (dipCos - magDipCos)
+            magDipSin += follow * (dipSin - magDipSin)
         }
         let measured = atan2(mEarth.x, mEarth.y)
         // Converge fast at first (a running mean), then with the time constant.

@@ -108,3 +108,27 @@ struct DeviceMotionTests {
         #expect((m.userAcceleration - Vector3(4, 0, 0)).norm < 0.05, "user acceleration \(m.userAcceleration)")
     }
 }
+
+@Suite("Magnetic disturbances")
+struct MagneticTests {
+    /// A still, flat device in a 48 µT field pointing north (heading 0). From 5 s to 15 s a magnet
+    /// turns the field by 30° and strengthens it by 30%: rejected, the heading must stay near 0.
+    /// From 20 s the field turns 30° for good (as in another room, same strength ×1.3): after
+    /// 20 s of rejection it becomes the reference and the heading follows to 30° within 60 s.
+    @Test("A brief magnet is ignored; a lasting new field is learned")
+    func disturbance() {
+        let north = Vector3(0, 20, -43.6)
+        let turned = Quaternion(axis: Vector3(0, 0, 1), angle: 30 * .pi / 180).rotate(north) * 1.3
+        var fusion = MotionFusion(useMagnetometer: true)
+        var headingDuringMagnet = 0.0, finalHeading = 0.0
+        for i in 0 ..< 100 * 100 {
+            let t = Double(i) / 100
+            let field = (t >= 5 && t < 15) || t >= 20 ? turned : north
+            let m = fusion.update(IMUSample(time: t, gyroscope: .zero, accelerometer: Vector3(0, 0, standardGravity), magnetometer: field))
+            if t >= 5 && t < 15 { headingDuringMagnet = max(headingDuringMagnet, abs(m.attitude.yaw)) }
+            finalHeading = m.attitude.yaw
+        }
+        #expect(headingDuringMagnet * 180 / .pi < 1, "heading moved \(headingDuringMagnet * 180 / .pi)° under the magnet")
+        #expect(abs(abs(finalHeading) * 180 / .pi - 30) < 2, "final heading \(finalHeading * 180 / .pi)°")
+    }
+}
