@@ -12,6 +12,11 @@ public struct DeviceMotion: Sendable, Hashable {
     public var gravity: Vector3
     public var userAcceleration: Vector3
 
+    /// Gravity in g, as Core Motion reports it.
+    public var gravityInG: Vector3 { gravity * (1 / standardGravity) }
+    /// User acceleration in g, as Core Motion reports it.
+    public var userAccelerationInG: Vector3 { userAcceleration * (1 / standardGravity) }
+
     /// Splits one sample's reading with an attitude estimated up to it; the rotation rate has
     /// the gyroscope bias removed.
     public init(sample: IMUSample, attitude: Attitude, gyroscopeBias: Vector3 = .zero) {
