@@ -44,25 +44,18 @@ public struct GroundTruth: Sendable {
     /// Whether each sample counts in the error (BROAD's `movement` flag).
     public var counted: [Bool]
 
-    /// Reads the `gt_qw,gt_qx,gt_qy,gt_qz` columns (and `movement`, every sample counting when
-    /// absent) from a trace `Trace.read` accepted; nil when the trace has no such columns.
-    public static func read(_ text: String) -> GroundTruth? {
-        var header: [String: Int]?
-        var truth = GroundTruth(attitudes: [], counted: [])
-        for raw in text.split(separator: "\n") {
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let columns = header else {
-                header = Dictionary(fields.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
-                continue
-            }
-            let indices = ["gt_qw", "gt_qx", "gt_qy", "gt_qz"].compactMap { columns[$0] }
-            guard indices.count == 4 else { return nil }
-            let q = indices.map { $0 < fields.count ? Double(fields[$0]) ?? .nan : .nan }
-            truth.attitudes.append(q.allSatisfy(\.isFinite) ? Quaternion(w: q[0], x: q[1], y: q[2], z: q[3]).normalized : nil)
-            truth.counted.append(columns["movement"].map { $0 < fields.count && fields[$0] == "1" } ?? true)
+    /// The `gt_qw,gt_qx,gt_qy,gt_qz` columns (and `movement`, every sample counting when
+    /// absent) of a trace (`Trace.readWithGroundTruth`); nil when it has no such columns or no rows.
+    init?(_ table: CSVTable) {
+        let indices = ["gt_qw", "gt_qx", "gt_qy", "gt_qz"].compactMap { table.columns[$0] }
+        guard indices.count == 4, !table.rows.isEmpty else { return nil }
+        let movement = table.columns["movement"]
+        attitudes = []
+        counted = []
+        for (_, fields) in table.rows {
+            let q = indices.map { Double(table.field($0, in: fields)) ?? .nan }
+            attitudes.append(q.allSatisfy(\.isFinite) ? Quaternion(w: q[0], x: q[1], y: q[2], z: q[3]).normalized : nil)
+            counted.append(movement.map { table.field($0, in: fields) == "1" } ?? true)
         }
-        return truth.attitudes.isEmpty ? nil : truth
     }
 }

@@ -43,34 +43,36 @@ public enum Trace {
 
     /// Samples from CSV text; accelerations are multiplied by `accelerationScale` (g → m/s²: 9.80665).
     public static func read(_ text: String, accelerationScale: Double = 1) throws -> [IMUSample] {
-        var header: [String: Int]?
+        guard let table = CSVTable(text) else { throw TraceError.unreadable("no header line") }
+        return try samples(table, accelerationScale: accelerationScale)
+    }
+
+    /// Samples and, when the trace carries them (as BROAD's do), the reference attitudes, from
+    /// one parse of the text.
+    public static func readWithGroundTruth(_ text: String, accelerationScale: Double = 1) throws -> (samples: [IMUSample], truth: GroundTruth?) {
+        guard let table = CSVTable(text) else { throw TraceError.unreadable("no header line") }
+        return (try samples(table, accelerationScale: accelerationScale), GroundTruth(table))
+    }
+
+    static func samples(_ table: CSVTable, accelerationScale: Double) throws -> [IMUSample] {
+        let columns = table.columns
+        let missing = required.filter { columns[$0] == nil }
+        guard missing.isEmpty else { throw TraceError.missingColumns(missing) }
+        let hasMag = magnetic.allSatisfy { columns[$0] != nil }
         var samples: [IMUSample] = []
-        var lineNumber = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            lineNumber += 1
-            let line = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard let columns = header else {
-                header = Dictionary(fields.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
-                let missing = required.filter { header![$0] == nil }
-                guard missing.isEmpty else { throw TraceError.missingColumns(missing) }
-                continue
-            }
+        samples.reserveCapacity(table.rows.count)
+        for (lineNumber, fields) in table.rows {
             func value(_ name: String) throws -> Double {
-                let i = columns[name]!
-                let text = i < fields.count ? fields[i] : ""
+                let text = table.field(columns[name]!, in: fields)
                 guard let v = Double(text), v.isFinite else { throw TraceError.badValue(line: lineNumber, column: name, text: text) }
                 return v
             }
             let t = try value("t")
             if let last = samples.last, t <= last.time { throw TraceError.timeNotIncreasing(line: lineNumber) }
-            let hasMag = magnetic.allSatisfy { columns[$0] != nil }
             samples.append(IMUSample(time: t, gyroscope: Vector3(try value("gyr_x"), try value("gyr_y"), try value("gyr_z")),
                                      accelerometer: Vector3(try value("acc_x"), try value("acc_y"), try value("acc_z")) * accelerationScale,
                                      magnetometer: hasMag ? Vector3(try value("mag_x"), try value("mag_y"), try value("mag_z")) : nil))
         }
-        guard header != nil else { throw TraceError.unreadable("no header line") }
         return samples
     }
 }

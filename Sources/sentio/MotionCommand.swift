@@ -24,6 +24,16 @@ struct MotionCommand: ParsableCommand {
         return try body(&fusion)
     }
 
+    /// Reads a trace file for `fuse` and `gestures`: samples in m/s², ground truth when present,
+    /// and a clear error when 9D is asked of a trace without a magnetometer.
+    static func load(_ path: String, accUnit: AccelerationUnit, mode: Mode) throws -> (samples: [IMUSample], truth: GroundTruth?) {
+        let trace = try Trace.readWithGroundTruth(Trace.text(contentsOf: path), accelerationScale: accUnit == .g ? standardGravity : 1)
+        if mode == .nineD, !trace.samples.allSatisfy({ $0.magnetometer != nil }) {
+            throw ValidationError("\(path): --mode 9d needs mag_x, mag_y, mag_z columns; use --mode 6d")
+        }
+        return trace
+    }
+
     struct Fuse: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Fuse a CSV trace (.csv or .csv.gz) into attitude, gravity and user acceleration.",
@@ -52,12 +62,8 @@ struct MotionCommand: ParsableCommand {
         struct BenchResult: Encodable { let median_ms: Double, min_ms: Double, max_ms: Double, runs: Int, samples_per_s: Double }
 
         func run() throws {
-            let text = try Trace.text(contentsOf: trace)
-            let samples = try Trace.read(text, accelerationScale: accUnit == .g ? standardGravity : 1)
+            let (samples, truth) = try MotionCommand.load(trace, accUnit: accUnit, mode: mode)
             guard !samples.isEmpty else { throw ValidationError("\(trace): the trace has a header but no samples") }
-            if mode == .nineD, !samples.allSatisfy({ $0.magnetometer != nil }) {
-                throw ValidationError("\(trace): --mode 9d needs mag_x, mag_y, mag_z columns; use --mode 6d")
-            }
             if let bench {
                 guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
                 let r = try MotionCommand.withFusion(filter, mode: mode) { fusion in
@@ -77,7 +83,7 @@ struct MotionCommand: ParsableCommand {
                 do { try csv.write(toFile: out, atomically: true, encoding: .utf8) } catch { throw ValidationError("\(out): cannot be written") }
             }
             var error: ErrorDegrees?
-            if let truth = GroundTruth.read(text), truth.attitudes.count == samples.count {
+            if let truth {
                 let e = AttitudeError.rmse(estimates: motions.map(\.attitude.quaternion), truth: truth.attitudes, counted: truth.counted)
                 error = ErrorDegrees(total: e.total, heading: e.heading, inclination: e.inclination)
             }
@@ -115,10 +121,7 @@ struct MotionCommand: ParsableCommand {
 
         func run() throws {
             guard threshold > 0 else { throw ValidationError("--threshold takes a positive number of g") }
-            let samples = try Trace.read(Trace.text(contentsOf: trace), accelerationScale: accUnit == .g ? standardGravity : 1)
-            if mode == .nineD, !samples.allSatisfy({ $0.magnetometer != nil }) {
-                throw ValidationError("\(trace): --mode 9d needs mag_x, mag_y, mag_z columns; use --mode 6d")
-            }
+            let samples = try MotionCommand.load(trace, accUnit: accUnit, mode: mode).samples
             var fusion = MotionFusion(useMagnetometer: mode == .nineD)
             var faithful = FaithfulThrowDetector(threshold: threshold), anyThrow = ThrowDetector(threshold: threshold)
             var shake = ShakeDetector()

@@ -10,9 +10,8 @@ struct BroadTests {
         let folder = fixtures + "/imu/broad"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".csv.gz") }.sorted() ?? []
         return names.compactMap { name in
-            guard let text = try? Trace.text(contentsOf: folder + "/" + name) else { return nil }
-            guard let samples = try? Trace.read(text) else { return nil }
-            guard let truth = GroundTruth.read(text), truth.attitudes.count == samples.count else { return nil }
+            guard let text = try? Trace.text(contentsOf: folder + "/" + name),
+                  let (samples, truth) = try? Trace.readWithGroundTruth(text), let truth else { return nil }
             return (name, samples, truth.attitudes, truth.counted)
         }
     }

@@ -99,8 +99,8 @@ struct GestureTests {
     func recordedTurns() throws {
         guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: #filePath, levels: 3)) else { return print("skip: no fixtures") }
         let text = try Trace.text(contentsOf: fixtures + "/imu/broad/07_undisturbed_fast_rotation_B.csv.gz")
-        let samples = try Trace.read(text)
-        let truth = try #require(GroundTruth.read(text))
+        let (samples, reference) = try Trace.readWithGroundTruth(text)
+        let truth = try #require(reference)
         var fusion = MotionFusion(useMagnetometer: true)
         var counts: [String: (Int, Int)] = [:]
         for axis in [FullTurnTracker.Axis.roll, .pitch, .yaw] {
