@@ -1,4 +1,4 @@
-/// Loads a model file of any format the engine reads (TFLite now; dlib nets later) into a
+/// Loads a model file of any format the engine reads (TFLite, dlib deep nets) into a
 /// ``Graph``; the format is recognised from the file's bytes, not its name.
 public enum ModelLoader {
     public static func load(path: String) throws -> Graph {
@@ -7,6 +7,9 @@ public enum ModelLoader {
         if bytes.count >= 8, String(decoding: UnsafeRawBufferPointer(rebasing: bytes[4 ..< 8]), as: UTF8.self) == "TFL3" {
             return try TFLiteLoader.load(file)
         }
-        throw ModelError.malformed("\(path) is not a TFLite model (no 'TFL3' identifier)")
+        if DlibNetLoader.recognizes(bytes) {
+            return try DlibNetLoader.load(file)
+        }
+        throw ModelError.malformed("\(path) is neither a TFLite model (no 'TFL3' identifier) nor a dlib net")
     }
 }
