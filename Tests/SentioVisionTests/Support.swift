@@ -9,6 +9,9 @@ enum VisionTestData {
     /// MediaPipe's results on the fixture photos, from scripts/reference/mediapipe_solutions.py.
     static let mediapipeFaces = NSHomeDirectory() + "/.cache/sentio/reference/mediapipe-0.10.21/faces.json"
 
+    /// dlib 20.0.1 / face_recognition 1.3.0 on the fixture photos, from scripts/reference/dlib_faces.py.
+    static let dlibFaces = NSHomeDirectory() + "/.cache/sentio/reference/dlib-20.0.1/faces.json"
+
     static func json(_ path: String) -> Any? {
         FileManager.default.contents(atPath: path).flatMap { try? JSONSerialization.jsonObject(with: $0) }
     }

