@@ -102,7 +102,7 @@ public final class FaceRecognizer {
     }
 
     /// dlib box = BlazeFace box moved by (dx, dy) of its size and scaled by `scale`.
-    static let boxFit = (dx: 0.0, dy: 0.0, scale: 1.0)
+    static let boxFit = (dx: 0.0, dy: -0.021, scale: 0.944)
 }
 
 /// Deterministic jitter (SplitMix64), so the same photo always gives the same descriptor.

@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import SentioImage
+import SentioNeural
+import SentioVision
+
+/// `sentio face embed|compare|gallery-bench`: dlib's face descriptor on SentioNeural.
+struct FaceCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "face",
+        abstract: "Face recognition: 128-number descriptors (dlib's ResNet), comparison, gallery search.",
+        subcommands: [Embed.self, Compare.self, GalleryBench.self])
+
+    struct Box: Encodable { let x: Double, y: Double, width: Double, height: Double }
+    struct Face: Encodable { let box: Box, landmarks5: [[Double]], descriptor: [Float] }
+    struct Report: Encodable { let faces: [Face] }
+
+    static func detector(_ name: String) throws {
+        switch name {
+        case "blazeface": return
+        case "mmod": throw ValidationError("--detector mmod: dlib's CNN face detector is not available yet; use blazeface")
+        default: throw ValidationError("--detector is blazeface or mmod")
+        }
+    }
+
+    /// A box given as left,top,right,bottom pixels (dlib's inclusive rectangle).
+    static func box(_ text: String) throws -> DlibRectangle {
+        let v = text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard v.count == 4, v[2] >= v[0], v[3] >= v[1] else {
+            throw ValidationError("--box takes left,top,right,bottom in pixels (right ≥ left, bottom ≥ top), not '\(text)'")
+        }
+        return DlibRectangle(left: v[0], top: v[1], right: v[2], bottom: v[3])
+    }
+
+    struct Embed: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find the faces and print each one's box, 5 landmarks and 128-number descriptor.")
+
+        @Argument(help: "A PNG or JPEG photo.") var image: String
+        @Option(help: "Face detector: blazeface (default) or mmod.") var detector = "blazeface"
+        @Option(help: "Skip detection: the face's box as left,top,right,bottom pixels (as dlib's rectangle).") var box: String?
+        @Option(help: "Average the descriptors of N jittered chips (slower, steadier; default 0: one chip).") var jitter = 0
+        @Flag(help: "Print JSON (see the README for the keys).") var json = false
+        @Option(help: "Run the whole pipeline N times in one process and print median/min/max ms.") var bench: Int?
+        @Option(help: "Threads (default: all cores).") var threads: Int?
+
+        func run() throws {
+            try FaceCommand.detector(detector)
+            let given = try box.map(FaceCommand.box)
+            let photo = try ImageIO.read(image)
+            let recognizer = try FaceRecognizer(threads: threads)
+            func pipeline() throws -> [RecognizedFace] {
+                if let given { return [try recognizer.recognize(photo, box: given, jitter: jitter)] }
+                return try recognizer.recognizeAll(photo, jitter: jitter)
+            }
+            if let bench {
+                guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
+                return try Bench.report(bench) { _ = try pipeline() }
+            }
+            let faces = try pipeline()
+            let (w, h) = (Double(photo.width), Double(photo.height))
+            if json {
+                try JSONOutput.print(Report(faces: faces.map { f in
+                    Face(box: Box(x: Double(f.box.left) / w, y: Double(f.box.top) / h, width: Double(f.box.width) / w, height: Double(f.box.height) / h),
+                         landmarks5: f.landmarks5.map { [Double($0.x) / w, Double($0.y) / h] }, descriptor: f.descriptor.values)
+                }))
+                return
+            }
+            print("\(image): \(faces.count) face\(faces.count == 1 ? "" : "s")")
+            for (i, f) in faces.enumerated() {
+                let head = f.descriptor.values.prefix(4).map { String(format: "%.3f", $0) }.joined(separator: " ")
+                print("  face \(i + 1): box \(f.box.left),\(f.box.top) \(f.box.width)×\(f.box.height) px, descriptor [\(head) …]")
+            }
+        }
+    }
+
+    struct Compare: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Compare the largest face of two photos: descriptor distance, and whether it is the same person.")
+
+        @Argument(help: "First photo.") var first: String
+        @Argument(help: "Second photo.") var second: String
+        @Option(help: "Same person below this distance (dlib's default 0.6).") var threshold = FaceDescriptor.defaultThreshold
+        @Option(help: "Average the descriptors of N jittered chips.") var jitter = 0
+        @Flag(help: "Print JSON: distance, same.") var json = false
+        @Option(help: "Run the whole comparison N times in one process and print median/min/max ms.") var bench: Int?
+        @Option(help: "Threads (default: all cores).") var threads: Int?
+
+        struct Result: Encodable { let distance: Double, same: Bool }
+
+        func run() throws {
+            let recognizer = try FaceRecognizer(threads: threads)
+            let photos = try [first, second].map { try ($0, ImageIO.read($0)) }
+            func compare() throws -> Double {
+                let d = try photos.map { path, photo in
+                    guard let face = try recognizer.recognizeAll(photo, jitter: jitter).first else {
+                        throw ValidationError("no face found in \(path)")
+                    }
+                    return face.descriptor
+                }
+                return d[0].distance(to: d[1])
+            }
+            if let bench {
+                guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
+                return try Bench.report(bench) { _ = try compare() }
+            }
+            let distance = try compare()
+            let same = distance < threshold
+            if json { return try JSONOutput.print(Result(distance: distance, same: same)) }
+            print(String(format: "distance %.4f: %@", distance, same ? "same person" : "different people"))
+        }
+    }
+
+    struct GalleryBench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "gallery-bench",
+            abstract: "Time a 1:N search in a gallery of random descriptors (median/min/max ms).")
+
+        @Option(help: "People in the gallery.") var size = 100_000
+        @Option(help: "Searches timed.") var runs = 50
+
+        struct Result: Encodable { let size: Int, median_ms: Double, min_ms: Double, max_ms: Double, runs: Int }
+
+        func run() throws {
+            guard size > 0, runs > 0 else { throw ValidationError("--size and --runs must be positive") }
+            var random = SystemRandomNumberGenerator()
+            func descriptor() -> FaceDescriptor {
+                FaceDescriptor((0 ..< 128).map { _ in Float.random(in: -0.25 ... 0.25, using: &random) })
+            }
+            var gallery = FaceGallery()
+            for i in 0 ..< size { gallery.add(descriptor(), name: "person \(i)") }
+            let query = descriptor()
+            let r = try Bench.run(runs) { _ = gallery.identify(query, k: 5) }
+            try JSONOutput.print(Result(size: size, median_ms: r.median_ms, min_ms: r.min_ms, max_ms: r.max_ms, runs: runs))
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import SentioImage
+import SentioNeural
+import SentioVision
+import Testing
+
+/// Verification on the labelled pairs of ../shared/fixtures/faces/verification_pairs.tsv with
+/// the whole pipeline (BlazeFace → box → 5 landmarks → chip → descriptor), largest face of each
+/// photo, dlib's threshold 0.6: accuracy (≥ 97% on `wild`), ROC AUC and the true-accept rate at
+/// 0.1% false accepts for every subset. A photo where no face is found fails its pairs.
+@Suite("Face verification on labelled pairs", .serialized)
+struct FaceVerificationTests {
+    struct Pair { let a: String, b: String, same: Bool, subset: String }
+
+    static func pairs() -> [Pair] {
+        guard let fixtures = VisionTestData.fixtures,
+              let text = try? String(contentsOfFile: fixtures + "/faces/verification_pairs.tsv", encoding: .utf8) else { return [] }
+        // The file has CRLF line ends ("\r\n" is one Character in Swift).
+        return text.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard f.count >= 6 else { return nil }
+            return Pair(a: fixtures + "/faces/" + f[0], b: fixtures + "/faces/" + f[1], same: f[2] == "1", subset: f[5])
+        }
+    }
+
+    /// Area under the ROC curve: the probability that a genuine pair is closer than an
+    /// impostor pair (ties count half).
+    static func auc(genuine: [Double], impostor: [Double]) -> Double {
+        guard !genuine.isEmpty, !impostor.isEmpty else { return .nan }
+        var wins = 0.0
+        for g in genuine {
+            for i in impostor { wins += g < i ? 1 : (g == i ? 0.5 : 0) }
+        }
+        return wins / Double(genuine.count * impostor.count)
+    }
+
+    /// The share of genuine pairs accepted at the largest threshold that accepts at most
+    /// `far` of the impostor pairs.
+    static func trueAcceptRate(genuine: [Double], impostor: [Double], far: Double) -> Double {
+        guard !genuine.isEmpty, !impostor.isEmpty else { return .nan }
+        let sorted = impostor.sorted()
+        let allowed = Int((far * Double(impostor.count)).rounded(.down))
+        // Accept distances strictly below the (allowed+1)-th closest impostor.
+        let threshold = sorted[min(allowed, sorted.count - 1)]
+        return Double(genuine.filter { $0 < threshold }.count) / Double(genuine.count)
+    }
+
+    @Test("accuracy at 0.6, ROC AUC and TAR at 0.1% FAR per subset; wild ≥ 97%")
+    func verification() throws {
+        let pairs = Self.pairs()
+        guard !pairs.isEmpty else { return print("skip: no fixtures") }
+        let recognizer = try FaceRecognizer(threads: 1)
+        var descriptors: [String: FaceDescriptor?] = [:]
+        for path in Set(pairs.flatMap { [$0.a, $0.b] }).sorted() {
+            descriptors[path] = try recognizer.recognizeAll(ImageIO.read(path)).first?.descriptor
+        }
+        let missing = descriptors.filter { $0.value == nil }.keys.sorted()
+        print("verification: \(descriptors.count) photos, no face found in \(missing.count)\(missing.isEmpty ? "" : ": " + missing.map { $0.split(separator: "/").suffix(2).joined(separator: "/") }.joined(separator: ", "))")
+        for subset in Set(pairs.map(\.subset)).sorted() {
+            let chosen = pairs.filter { $0.subset == subset }
+            var right = 0
+            var genuine: [Double] = [], impostor: [Double] = []
+            for p in chosen {
+                guard let a = descriptors[p.a] ?? nil, let b = descriptors[p.b] ?? nil else {
+                    // No face: the pair counts as wrong, and as the worst distance for the curves.
+                    if p.same { genuine.append(.infinity) } else { impostor.append(-.infinity) }
+                    continue
+                }
+                let d = a.distance(to: b)
+                if (d < FaceDescriptor.defaultThreshold) == p.same { right += 1 }
+                if p.same { genuine.append(d) } else { impostor.append(d) }
+            }
+            let accuracy = Double(right) / Double(chosen.count)
+            let auc = Self.auc(genuine: genuine, impostor: impostor)
+            let tar = Self.trueAcceptRate(genuine: genuine, impostor: impostor, far: 0.001)
+            print(String(format: "verification %@: %d pairs (%d genuine), accuracy %.4f at 0.6, ROC AUC %.4f, TAR@FAR0.1%% %.4f",
+                         subset, chosen.count, genuine.count, accuracy, auc, tar))
+            if subset == "wild" { #expect(accuracy >= 0.97, "wild accuracy \(accuracy)") }
+        }
+    }
+
+    /// Pairs the label file does not list: every pair of photos of the `wild` identities (same
+    /// folder = same person) plus the unlabelled singletons as impostors against all of them.
+    @Test("pairs not in the label file: wild identities and singletons, accuracy ≥ 97%")
+    func unseenPairs() throws {
+        guard let fixtures = VisionTestData.fixtures,
+              let text = try? String(contentsOfFile: fixtures + "/faces/verification_identities.tsv", encoding: .utf8) else {
+            return print("skip: no fixtures")
+        }
+        let listed = Set(Self.pairs().flatMap { [$0.a + "|" + $0.b, $0.b + "|" + $0.a] })
+        var photos: [(path: String, person: String)] = []
+        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
+            let f = line.split(separator: "\t").map(String.init)
+            guard f.count >= 4, f[2] == "wild" else { continue }
+            photos += f[3].split(separator: ",").map { (fixtures + "/faces/" + $0, f[0]) }
+        }
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: fixtures + "/faces/identity/_singletons"))?.sorted() ?? [] {
+            photos.append((fixtures + "/faces/identity/_singletons/" + file, "singleton " + file))
+        }
+        let recognizer = try FaceRecognizer(threads: 1)
+        let descriptors = try photos.map { try recognizer.recognizeAll(ImageIO.read($0.path)).first?.descriptor }
+        var right = 0, total = 0, genuine = 0
+        var wrong: [String] = []
+        for i in photos.indices {
+            for j in photos.indices where j > i && !listed.contains(photos[i].path + "|" + photos[j].path) {
+                let same = photos[i].person == photos[j].person
+                total += 1
+                genuine += same ? 1 : 0
+                guard let a = descriptors[i], let b = descriptors[j] else { continue }
+                let d = a.distance(to: b)
+                if (d < FaceDescriptor.defaultThreshold) == same {
+                    right += 1
+                } else {
+                    wrong.append(String(format: "%@ / %@ %.3f", photos[i].path.split(separator: "/").suffix(2).joined(separator: "/"),
+                                        photos[j].path.split(separator: "/").suffix(2).joined(separator: "/"), d))
+                }
+            }
+        }
+        let accuracy = Double(right) / Double(max(1, total))
+        print(String(format: "unseen pairs: %d (%d genuine) among %d photos, accuracy %.4f at 0.6", total, genuine, photos.count, accuracy))
+        for w in wrong.prefix(10) { print("  wrong: \(w)") }
+        #expect(total > 0)
+        #expect(accuracy >= 0.97)
+    }
+
+    @Test("ROC helpers on hand-worked cases")
+    func rocHelpers() {
+        // Genuine 0.1, 0.3; impostor 0.2, 0.4: of the 4 orderings, 3 favour genuine → 0.75.
+        #expect(Self.auc(genuine: [0.1, 0.3], impostor: [0.2, 0.4]) == 0.75)
+        // 1,000 impostors 1…1000 allow one false accept at 0.1%: threshold 2, genuine < 2 → 1 of 2.
+        #expect(Self.trueAcceptRate(genuine: [1.5, 2.5], impostor: (1 ... 1000).map(Double.init), far: 0.001) == 0.5)
+    }
+}
