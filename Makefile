@@ -5,9 +5,10 @@ FUZZ_ITERATIONS ?= 100000
 
 REFERENCE ?= $(HOME)/.cache/sentio/reference/litert-2.3.0
 MEDIAPIPE ?= $(HOME)/.cache/sentio/reference/mediapipe-0.10.21
+DLIB ?= $(HOME)/.cache/sentio/reference/dlib-20.0.1
 FIXTURES ?= $(or $(SENTIO_FIXTURES),../shared/fixtures)
 
-.PHONY: run test deps models reference release bench-jpeg bench-neural bench-motion clean
+.PHONY: run test deps models reference release bench-jpeg bench-neural bench-motion bench-face clean
 
 deps:
 	@scripts/install-deps
@@ -25,7 +26,7 @@ run: models release
 	.build/release/sentio faces $(SAMPLES)/grace_hopper.jpg --iris --annotate out/faces.png
 	@echo "open out/faces.png"
 
-# LiteRT's and MediaPipe's outputs for the parity tests (made once; the venvs and outputs stay
+# LiteRT's, MediaPipe's and dlib's outputs for the parity tests (made once; the venvs and outputs stay
 # in ~/.cache). Without the fixtures the face parity tests use nothing more and say so.
 reference: models
 	@test -f $(REFERENCE)/selfie_segmentation/ref_output0.bin || scripts/reference/litert.py outputs
@@ -36,6 +37,9 @@ reference: models
 		$(FIXTURES)/faces/hands $(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/faces/body $(FIXTURES)/reference/images
 	@test -f $(MEDIAPIPE)/pose.json || ! test -d $(FIXTURES)/faces || scripts/reference/mediapipe_solutions.py pose \
 		$(FIXTURES)/faces/body $(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/faces/hands $(FIXTURES)/reference/images
+	@test -f $(DLIB)/faces.json || ! test -d $(FIXTURES)/faces || scripts/reference/dlib_faces.py faces \
+		$(FIXTURES)/faces/identity $(FIXTURES)/faces/multiface $(FIXTURES)/faces/hard $(FIXTURES)/faces/attributes \
+		$(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/reference/images
 
 # Unit, parity and evaluation tests (release build: the parity tests run every model three
 # ways), then 100,000 mutated files per image decoder and 10,000 mutated models.
@@ -55,6 +59,10 @@ bench-neural: models release
 
 bench-motion:
 	scripts/bench-motion
+
+# Face recognition against face_recognition 1.3.0 on dlib 20, one thread each (not part of the tests).
+bench-face: models release
+	scripts/bench-face
 
 clean:
 	rm -rf .build out

@@ -47,7 +47,7 @@ let package = Package(
         // Fixture lookup and a seeded generator, shared by the tests and the fuzzer.
         .target(name: "SentioTestSupport"),
         // Mutation fuzzing of the decoders, in a process of its own so heap counts are exact.
-        .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "SentioNeural", "CSentioCodecs", "SentioTestSupport"]),
+        .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "SentioNeural", "SentioVision", "CSentioCodecs", "SentioTestSupport"]),
         .testTarget(name: "SentioImageTests", dependencies: ["SentioImage", "SentioTestSupport"], exclude: ["Data"]),
         .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural", "SentioTestSupport"]),
         .testTarget(name: "SentioMotionTests", dependencies: ["SentioMotion", "SentioTestSupport"]),

@@ -2,7 +2,11 @@
 /// ``Graph``; the format is recognised from the file's bytes, not its name.
 public enum ModelLoader {
     public static func load(path: String) throws -> Graph {
-        let file = try MappedFile(path: path)
+        try load(MappedFile(path: path))
+    }
+
+    /// Loads a model already mapped or in memory.
+    public static func load(_ file: MappedFile) throws -> Graph {
         let bytes = file.bytes
         if bytes.count >= 8, String(decoding: UnsafeRawBufferPointer(rebasing: bytes[4 ..< 8]), as: UTF8.self) == "TFL3" {
             return try TFLiteLoader.load(file)
@@ -10,6 +14,6 @@ public enum ModelLoader {
         if DlibNetLoader.recognizes(bytes) {
             return try DlibNetLoader.load(file)
         }
-        throw ModelError.malformed("\(path) is neither a TFLite model (no 'TFL3' identifier) nor a dlib net")
+        throw ModelError.malformed("\(file.path) is neither a TFLite model (no 'TFL3' identifier) nor a dlib net")
     }
 }

@@ -15,6 +15,7 @@ import CSentioCodecs
 import SentioImage
 import SentioNeural
 import SentioTestSupport
+import SentioVision
 
 enum Fuzz {
     // Run from the checkout (make test does): fixtures beside it.
@@ -202,6 +203,61 @@ enum ModelFuzz {
     }
 }
 
+/// Mutated dlib files (the face-recognition net and the 5-point shape predictor): loading and
+/// running must end in a result or a ModelError.
+enum DlibFuzz {
+    static func run(iterations: Int) -> [String] {
+        let store = ModelStore()
+        guard let net = (try? store.path(of: "dlib_face_recognition_resnet_model_v1")).flatMap({ FileManager.default.contents(atPath: $0) }),
+              let sp = (try? store.path(of: "shape_predictor_5_face_landmarks")).flatMap({ FileManager.default.contents(atPath: $0) }) else {
+            return ["no dlib models to fuzz: run scripts/fetch-models"]
+        }
+        let seeds = [[UInt8](net), [UInt8](sp)]
+        let face = try? Image(width: 64, height: 64, format: .rgb8, fill: 128)
+        var rng = SeededRandom(seed: 0xD11B)
+        var loaded = 0, refused = 0
+        let clock = ContinuousClock()
+        var slowest = Duration.zero
+        let started = clock.now
+        for i in 0 ..< iterations {
+            let isNet = i % 2 == 0
+            var bytes = seeds[i % 2]
+            // Structure (versions, names, sizes) is spread through the file; the first
+            // kilobytes hold the most of it in the net, everything is structure in the predictor.
+            for _ in 0 ..< 1 << Int.random(in: 0 ... 3, using: &rng) {
+                let window = Int.random(in: 0 ..< 3, using: &rng) == 0 ? bytes.count : min(bytes.count, 8192)
+                let at = Int.random(in: 0 ..< window, using: &rng)
+                switch Int.random(in: 0 ..< 4, using: &rng) {
+                case 0: bytes[at] ^= UInt8(1 << Int.random(in: 0 ..< 8, using: &rng))
+                case 1: bytes[at] = [0, 0xFF, 0x7F, 0x80, 0x01, 0x08, 0x88][Int.random(in: 0 ..< 7, using: &rng)]
+                case 2: bytes[at] = UInt8.random(in: 0 ... 255, using: &rng)
+                default: bytes = Array(bytes.prefix(at))
+                }
+                if bytes.isEmpty { break }
+            }
+            let start = clock.now
+            do {
+                if isNet {
+                    let interpreter = try Interpreter(graph: ModelLoader.load(MappedFile(bytes: bytes)), threads: 1, memoryLimit: 64 << 20)
+                    interpreter.invoke()
+                } else if let face {
+                    _ = try ShapePredictor(file: MappedFile(bytes: bytes)).predict(face, box: DlibRectangle(left: 8, top: 8, right: 55, bottom: 55))
+                }
+                loaded += 1
+            } catch {
+                refused += 1
+            }
+            slowest = max(slowest, clock.now - start)
+        }
+        print("sentio-fuzz dlib: \(iterations) mutated nets and shape predictors in \(clock.now - started): \(loaded) loaded and ran, "
+            + "\(refused) refused with typed errors, slowest \(slowest)")
+        var problems: [String] = []
+        if refused < iterations / 10 { problems.append("dlib: too few inputs broke; the mutator is not working") }
+        if slowest > .seconds(10) { problems.append("dlib: one file took \(slowest)") }
+        return problems
+    }
+}
+
 let iterations = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 100_000 : 100_000
 let modelIterations = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 10_000 : 10_000
 var problems: [String] = []
@@ -211,6 +267,7 @@ do {
     problems.append("could not build the seeds: \(error)")
 }
 problems += ModelFuzz.run(iterations: modelIterations)
+problems += DlibFuzz.run(iterations: max(2, modelIterations / 20))
 if problems.isEmpty {
     print("sentio-fuzz: no crash, no hang, no leak")
 } else {

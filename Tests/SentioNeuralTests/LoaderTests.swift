@@ -93,3 +93,39 @@ struct LoaderTests {
         #expect(plan.size < sizes.values.reduce(0, +))
     }
 }
+
+/// dlib nets: damaged files end in a ModelError naming the offset, never a crash.
+@Suite("dlib net loader")
+struct DlibLoaderTests {
+    static func resnet() throws -> [UInt8]? {
+        guard let path = try? ModelStore().path(of: "dlib_face_recognition_resnet_model_v1") else { return nil }
+        return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    }
+
+    @Test("the ResNet loads: 29 convolutions, 150×150×3 in, 128 out")
+    func loads() throws {
+        guard let bytes = try Self.resnet() else { return print("skip: no model") }
+        let graph = try DlibNetLoader.load(MappedFile(bytes: bytes))
+        #expect(graph.operatorCounts["CONV_2D"] == 29)
+        #expect(graph.tensors[graph.inputs[0]].shape == [1, 150, 150, 3])
+        #expect(graph.tensors[graph.outputs[0]].shape == [1, 128])
+    }
+
+    @Test("truncated anywhere: a typed error")
+    func truncated() throws {
+        guard let bytes = try Self.resnet() else { return print("skip: no model") }
+        var rng = SeededRandom(seed: 5)
+        let cuts = [0, 1, 2, 5, 20, 200, 2000, bytes.count / 2, bytes.count - 1] + (0 ..< 20).map { _ in Int.random(in: 0 ..< bytes.count, using: &rng) }
+        for cut in cuts {
+            #expect(throws: ModelError.self, "cut at \(cut)") { try ModelLoader.load(MappedFile(bytes: Array(bytes.prefix(cut)))) }
+        }
+    }
+
+    @Test("a different file that starts like a dlib net: a typed error")
+    func notANet() throws {
+        // Version 1, then a loss layer name Sentio does not know.
+        let bytes: [UInt8] = [0x01, 0x01, 0x0A] + Array("loss_mmod_".utf8) + [0x01, 0x02]
+        #expect(throws: ModelError.self) { try ModelLoader.load(MappedFile(bytes: bytes)) }
+        #expect(throws: ModelError.self) { try ModelLoader.load(MappedFile(bytes: Array("not a model at all".utf8))) }
+    }
+}

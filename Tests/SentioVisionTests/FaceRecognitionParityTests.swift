@@ -112,3 +112,23 @@ struct FaceRecognitionParityTests {
         print("from the box: \(faces.count) faces, worst distance \(worst)")
     }
 }
+
+/// Shape-predictor files that are cut short or are something else: a typed error.
+@Suite("Shape predictor files")
+struct ShapePredictorFileTests {
+    @Test("truncated or foreign files: ModelError")
+    func damaged() throws {
+        guard let path = try? ModelStore().path(of: "shape_predictor_5_face_landmarks"),
+              let data = FileManager.default.contents(atPath: path) else { return print("skip: no model") }
+        let bytes = [UInt8](data)
+        let model = try ShapePredictor(file: MappedFile(bytes: bytes))
+        #expect(model.partCount == 5)
+        for cut in [0, 1, 3, 100, 10_000, bytes.count / 3, bytes.count - 1] {
+            #expect(throws: ModelError.self, "cut at \(cut)") { try ShapePredictor(file: MappedFile(bytes: Array(bytes.prefix(cut)))) }
+        }
+        // The face-recognition net is a dlib file too, but not a shape predictor.
+        if let net = try? ModelStore().path(of: "dlib_face_recognition_resnet_model_v1") {
+            #expect(throws: ModelError.self) { try ShapePredictor(path: net) }
+        }
+    }
+}
