@@ -111,6 +111,16 @@ struct DlibLoaderTests {
         #expect(graph.tensors[graph.outputs[0]].shape == [1, 128])
     }
 
+    @Test("the CNN face detector loads: batch norms folded, 7 convolutions, one score map at 1/8")
+    func detectorLoads() throws {
+        guard let path = try? ModelStore().path(of: "mmod_human_face_detector") else { return print("skip: no model") }
+        let graph = try ModelLoader.load(path: path)
+        #expect(graph.operatorCounts["CONV_2D"] == 7)
+        #expect(graph.tensors[graph.inputs[0]].shape == [1, 480, 640, 3])
+        // 480 → 238 → 117 → 57 rows through three unpadded 5×5 stride-2 convolutions.
+        #expect(graph.tensors[graph.outputs[0]].shape == [1, 57, 77, 1])
+    }
+
     @Test("truncated anywhere: a typed error")
     func truncated() throws {
         guard let bytes = try Self.resnet() else { return print("skip: no model") }
@@ -124,7 +134,7 @@ struct DlibLoaderTests {
     @Test("a different file that starts like a dlib net: a typed error")
     func notANet() throws {
         // Version 1, then a loss layer name Sentio does not know.
-        let bytes: [UInt8] = [0x01, 0x01, 0x0A] + Array("loss_mmod_".utf8) + [0x01, 0x02]
+        let bytes: [UInt8] = [0x01, 0x01, 0x0A] + Array("loss_yolo_".utf8) + [0x01, 0x02]
         #expect(throws: ModelError.self) { try ModelLoader.load(MappedFile(bytes: bytes)) }
         #expect(throws: ModelError.self) { try ModelLoader.load(MappedFile(bytes: Array("not a model at all".utf8))) }
     }

@@ -49,6 +49,16 @@ public struct DlibArchitecture: Sendable, Equatable {
         return DlibArchitecture(loss: "loss_metric", input: "input_rgb_image_sized", layers: layers)
     }()
 
+    /// dlib's CNN face detector (`mmod_human_face_detector.dat`, dnn_mmod_face_detection_ex.cpp):
+    /// three strided 5×5 convolutions (×8 downsampling), three 5×5 convolutions of 45 filters and
+    /// a 9×9 convolution to one score per position, over a tiled image pyramid, trained with
+    /// the max-margin object-detection loss (`loss_mmod`).
+    public static let mmodFaceDetector: DlibArchitecture = {
+        let downsampler: [Layer] = Array(repeating: [Layer.con, .affine, .relu], count: 3).flatMap { $0 }
+        let rcon5: [Layer] = Array(repeating: [Layer.con, .affine, .relu], count: 3).flatMap { $0 }
+        return DlibArchitecture(loss: "loss_mmod", input: "input_rgb_image_pyramid", layers: downsampler + rcon5 + [.con])
+    }()
+
     /// The architectures Sentio knows, recognised by their loss layer.
-    public static let known: [DlibArchitecture] = [faceRecognitionResNet]
+    public static let known: [DlibArchitecture] = [faceRecognitionResNet, mmodFaceDetector]
 }

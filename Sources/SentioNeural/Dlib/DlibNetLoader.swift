@@ -46,6 +46,9 @@ public enum DlibNetLoader {
         /// The previous token (for folding affine into con and relu into the node before).
         var previous: DlibArchitecture.Layer?
 
+        /// The input size planned for nets that take any size (the detector's image pyramid).
+        var inputSize = (rows: 480, columns: 640)
+
         init(architecture: DlibArchitecture) {
             self.architecture = architecture
         }
@@ -80,19 +83,50 @@ public enum DlibNetLoader {
 
         mutating func readLoss(_ r: inout DlibReader) throws {
             r.context = "loss layer"
-            let name = try r.expectString(["\(architecture.loss)_", "\(architecture.loss)_2"])
-            if architecture.loss == "loss_metric", name.hasSuffix("_2") {
-                _ = try r.floatingPoint() // margin
-                _ = try r.floatingPoint() // distance threshold
+            switch architecture.loss {
+            case "loss_mmod":
+                _ = try r.expectString(["loss_mmod_"])
+                let version = try r.integer(in: 1 ... 4, "mmod_options version")
+                if version == 1 {
+                    _ = try r.integer(in: 1 ... 1 << 16, "detector window width")
+                    _ = try r.integer(in: 1 ... 1 << 16, "detector window height")
+                } else {
+                    for _ in 0 ..< (try r.count(max: 1024, "detector window")) {
+                        let v = try r.integer(in: 1 ... 2, "detector window version")
+                        _ = try r.integer(in: 1 ... 1 << 16, "detector window width")
+                        _ = try r.integer(in: 1 ... 1 << 16, "detector window height")
+                        if v == 2 { _ = try r.string() }
+                    }
+                }
+                // Losses per false alarm and miss, truth IoU, NMS and ignore overlaps (IoU, covered).
+                for _ in 0 ..< 7 { _ = try r.floatingPoint() }
+                if version >= 3 { _ = try r.byte() }
+                if version >= 4 { _ = try r.bool(); _ = try r.floatingPoint() }
+            default:
+                let name = try r.expectString(["\(architecture.loss)_", "\(architecture.loss)_2"])
+                if name.hasSuffix("_2") {
+                    _ = try r.floatingPoint() // margin
+                    _ = try r.floatingPoint() // distance threshold
+                }
             }
         }
 
         mutating func readInput(_ r: inout DlibReader) throws {
             r.context = "input layer"
-            _ = try r.expectString([architecture.input])
+            let name = try r.expectString([architecture.input, architecture.input + "2"])
             let mean = try (0 ..< 3).map { _ in Float(try r.floatingPoint()) }
-            let rows = try r.integer(in: 1 ... 4096, "input rows")
-            let columns = try r.integer(in: 1 ... 4096, "input columns")
+            let rows: Int, columns: Int
+            if architecture.input == "input_rgb_image_pyramid" {
+                if name.hasSuffix("2") {
+                    _ = try r.integer(in: 0 ... 1 << 16, "pyramid padding")
+                    _ = try r.integer(in: 0 ... 1 << 16, "pyramid outer padding")
+                }
+                // Any size runs (the net is fully convolutional); the graph is planned for one.
+                (rows, columns) = (inputSize.rows, inputSize.columns)
+            } else {
+                rows = try r.integer(in: 1 ... 4096, "input rows")
+                columns = try r.integer(in: 1 ... 4096, "input columns")
+            }
             current = add(TensorInfo(name: "input", shape: [1, rows, columns, 3], type: .float32))
             // (pixel − mean) / 256, per channel, as dlib's input layer computes it.
             let offset = add(TensorInfo(name: "input_mean", shape: [3], type: .float32, constant: .float32(mean.map { -$0 })))
@@ -201,18 +235,37 @@ public enum DlibNetLoader {
         }
 
         mutating func readAffine(_ r: inout DlibReader) throws {
-            let version = try r.expectString(["affine_", "affine_2"])
+            let version = try r.expectString(["affine_", "affine_2", "bn_con2"])
             let params = try r.tensor()
             let gammaShape = try r.aliasTensor(), betaShape = try r.aliasTensor()
-            let mode = try r.integer(in: 0 ... 1, "affine mode")
-            let disabled = version == "affine_2" ? try r.bool() : false
-            if disabled { return }
             let channels = shape[3]
-            guard mode == 0 else { throw r.fail("affine in fully-connected mode is not supported") }
             guard gammaShape.reduce(1, *) == channels, betaShape.reduce(1, *) == channels, params.values.count >= 2 * channels else {
                 throw r.fail("γ \(gammaShape) and β \(betaShape) for \(channels) channels")
             }
-            let gamma = Array(params.values[0 ..< channels]), beta = Array(params.values[channels ..< 2 * channels])
+            var gamma = Array(params.values[0 ..< channels]), beta = Array(params.values[channels ..< 2 * channels])
+            if version == "bn_con2" {
+                // A batch norm saved with its statistics; dlib turns it into an affine layer on
+                // load: γ' = γ / √(running variance + ε), β' = β − γ'·running mean.
+                _ = try r.tensor() // means of the last batch
+                _ = try r.tensor() // inverse deviations of the last batch
+                let runningMeans = try r.tensor().values, runningVariances = try r.tensor().values
+                _ = try r.integer() // updates
+                _ = try r.integer() // running statistics window
+                for _ in 0 ..< 4 { _ = try r.floatingPoint() }
+                let eps = try r.floatingPoint()
+                guard runningMeans.count == channels, runningVariances.count == channels, eps >= 0 else {
+                    throw r.fail("batch norm statistics of \(runningMeans.count) and \(runningVariances.count) for \(channels) channels")
+                }
+                for c in 0 ..< channels {
+                    let g = gamma[c] / Float((Double(runningVariances[c]) + eps).squareRoot())
+                    (gamma[c], beta[c]) = (g, beta[c] - g * runningMeans[c])
+                }
+            } else {
+                let mode = try r.integer(in: 0 ... 1, "affine mode")
+                let disabled = version == "affine_2" ? try r.bool() : false
+                if disabled { return }
+                guard mode == 0 else { throw r.fail("affine in fully-connected mode is not supported") }
+            }
             // Folded into the convolution that produced the input: w·γ, b·γ + β.
             guard previous == .con, let node = nodes.last, node.outputs == [current], case .conv2D(_, .none) = node.operation,
                   case var .float32(w)? = tensors[node.inputs[1]].constant,

@@ -27,7 +27,8 @@ package struct DlibReader {
         .malformed("dlib file at byte \(offset)\(context.isEmpty ? "" : " in \(context)"): \(what)")
     }
 
-    private mutating func byte() throws -> UInt8 {
+    /// One raw byte (dlib's `char` and `uint8_t`).
+    package mutating func byte() throws -> UInt8 {
         guard offset < bytes.count else { throw fail("unexpected end of file") }
         defer { offset += 1 }
         return bytes[offset]
