@@ -157,10 +157,8 @@ enum ModelFuzz {
         }
         guard !seeds.isEmpty else { return ["no models to fuzz: run scripts/fetch-models"] }
         var rng = SeededRandom(seed: 0x7F11_7E)
-        var loaded = 0, ran = 0, refused = 0
-        let clock = ContinuousClock()
-        var slowest = Duration.zero
-        let started = clock.now
+        var loaded = 0
+        var tally = FuzzTally()
         for i in 0 ..< iterations {
             var bytes = seeds[i % seeds.count]
             // Offsets and lengths live in the first part of a model (the tables); mutate there
@@ -180,31 +178,49 @@ enum ModelFuzz {
                 }
                 if bytes.isEmpty { break }
             }
-            let start = clock.now
-            do {
+            tally.attempt {
                 let graph = try TFLiteLoader.load(MappedFile(bytes: bytes))
                 loaded += 1
                 let interpreter = try Interpreter(graph: graph, threads: 1, memoryLimit: 64 << 20)
                 interpreter.invoke()
-                ran += 1
-            } catch is ModelError {
-                refused += 1
-            } catch {
-                refused += 1
             }
-            slowest = max(slowest, clock.now - start)
         }
-        print("sentio-fuzz tflite: \(iterations) mutated models in \(clock.now - started): \(loaded) loaded, \(ran) ran, "
-            + "\(refused) refused with typed errors, slowest \(slowest)")
+        return tally.report("tflite", "\(iterations) mutated models", detail: "\(loaded) loaded, \(tally.completed) ran")
+    }
+}
+
+/// What a fuzzing run counts: inputs that went through, inputs refused (typed errors), the
+/// slowest one; and the verdicts every run shares.
+struct FuzzTally {
+    private let clock = ContinuousClock()
+    private let started: ContinuousClock.Instant
+    private(set) var completed = 0, refused = 0
+    private(set) var slowest = Duration.zero
+
+    init() { started = clock.now }
+
+    mutating func attempt(_ body: () throws -> Void) {
+        let start = clock.now
+        do {
+            try body()
+            completed += 1
+        } catch {
+            refused += 1
+        }
+        slowest = max(slowest, clock.now - start)
+    }
+
+    /// Prints the summary line and returns the problems: too few inputs broken (the mutator
+    /// is not working) or one input taking over 10 s (a hang).
+    func report(_ name: String, _ what: String, detail: String) -> [String] {
+        print("sentio-fuzz \(name): \(what) in \(clock.now - started): \(detail), \(refused) refused with typed errors, slowest \(slowest)")
         var problems: [String] = []
-        if refused < iterations / 10 { problems.append("tflite: too few inputs broke; the mutator is not working") }
-        if slowest > .seconds(10) { problems.append("tflite: one model took \(slowest)") }
+        if refused < (completed + refused) / 10 { problems.append("\(name): too few inputs broke; the mutator is not working") }
+        if slowest > .seconds(10) { problems.append("\(name): one input took \(slowest)") }
         return problems
     }
 }
 
-/// Mutated dlib files (the face-recognition net and the 5-point shape predictor): loading and
-/// running must end in a result or a ModelError.
 enum DlibFuzz {
     static func run(iterations: Int) -> [String] {
         let store = ModelStore()
@@ -215,10 +231,7 @@ enum DlibFuzz {
         let seeds = [[UInt8](net), [UInt8](sp)]
         let face = try? Image(width: 64, height: 64, format: .rgb8, fill: 128)
         var rng = SeededRandom(seed: 0xD11B)
-        var loaded = 0, refused = 0
-        let clock = ContinuousClock()
-        var slowest = Duration.zero
-        let started = clock.now
+        var tally = FuzzTally()
         for i in 0 ..< iterations {
             let isNet = i % 2 == 0
             var bytes = seeds[i % 2]
@@ -235,26 +248,16 @@ enum DlibFuzz {
                 }
                 if bytes.isEmpty { break }
             }
-            let start = clock.now
-            do {
+            tally.attempt {
                 if isNet {
                     let interpreter = try Interpreter(graph: ModelLoader.load(MappedFile(bytes: bytes)), threads: 1, memoryLimit: 64 << 20)
                     interpreter.invoke()
                 } else if let face {
                     _ = try ShapePredictor(file: MappedFile(bytes: bytes)).predict(face, box: DlibRectangle(left: 8, top: 8, right: 55, bottom: 55))
                 }
-                loaded += 1
-            } catch {
-                refused += 1
             }
-            slowest = max(slowest, clock.now - start)
         }
-        print("sentio-fuzz dlib: \(iterations) mutated nets and shape predictors in \(clock.now - started): \(loaded) loaded and ran, "
-            + "\(refused) refused with typed errors, slowest \(slowest)")
-        var problems: [String] = []
-        if refused < iterations / 10 { problems.append("dlib: too few inputs broke; the mutator is not working") }
-        if slowest > .seconds(10) { problems.append("dlib: one file took \(slowest)") }
-        return problems
+        return tally.report("dlib", "\(iterations) mutated nets and shape predictors", detail: "\(tally.completed) loaded and ran")
     }
 }
 

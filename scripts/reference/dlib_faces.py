@@ -27,6 +27,8 @@ import subprocess
 import sys
 import time
 
+from fixture_images import fixture_key, images
+
 VENV = os.path.expanduser("~/.cache/sentio/venv-dlib")
 DEFAULT_OUT = os.path.expanduser("~/.cache/sentio/reference/dlib-20.0.1/faces.json")
 
@@ -45,17 +47,6 @@ def ensure_venv():
     # One thread, as the speed comparisons are single-threaded.
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
     os.execve(python, [python, *sys.argv], env)
-
-
-def images(paths):
-    for p in paths:
-        if os.path.isdir(p):
-            for root, _, files in os.walk(p):
-                for f in sorted(files):
-                    if f.lower().endswith((".jpg", ".jpeg", ".png")):
-                        yield os.path.join(root, f)
-        else:
-            yield p
 
 
 def load(path):
@@ -83,7 +74,7 @@ def faces(args):
                           "landmarks5": [[p.x, p.y] for p in s5.parts()],
                           "landmarks68": [[p.x, p.y] for p in s68.parts()],
                           "descriptor": [float(v) for v in enc]})
-        out[path.split("fixtures/", 1)[-1]] = {"width": img.shape[1], "height": img.shape[0], "faces": found}
+        out[fixture_key(path)] = {"width": img.shape[1], "height": img.shape[0], "faces": found}
         print(f"dlib_faces.py: {path}: {len(found)} faces", file=sys.stderr, flush=True)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:

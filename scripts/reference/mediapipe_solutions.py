@@ -36,6 +36,8 @@ import subprocess
 import sys
 import time
 
+from fixture_images import fixture_key, images
+
 VENV = os.path.expanduser("~/.cache/sentio/venv-mediapipe")
 DOWNLOADS = os.path.expanduser("~/.cache/sentio/downloads")
 PACKAGES = ["numpy<2", "protobuf>=4.25.3,<5", "absl-py", "attrs", "flatbuffers", "matplotlib", "pillow",
@@ -56,17 +58,6 @@ def ensure_venv():
         subprocess.run([python, "-m", "pip", "install", "--quiet", *PACKAGES], check=True)
         open(os.path.join(VENV, ".ready"), "w").close()
     os.execv(python, [python, *sys.argv])
-
-
-def images(paths):
-    for p in paths:
-        if os.path.isdir(p):
-            for root, _, files in os.walk(p):
-                for f in sorted(files):
-                    if f.lower().endswith((".jpg", ".jpeg", ".png")):
-                        yield os.path.join(root, f)
-        else:
-            yield p
 
 
 def faces(args):
@@ -102,7 +93,7 @@ def faces(args):
             times.append((time.perf_counter() - start) * 1e3)
         entry["ms"] = sorted(times)[len(times) // 2]
         # Keys relative to the fixtures folder when the image is in it, so any checkout can read them.
-        out[path.split("fixtures/", 1)[-1]] = entry
+        out[fixture_key(path)] = entry
         print(f"mediapipe_solutions.py: {path}: {len(entry['short'])} faces", file=sys.stderr, flush=True)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:
@@ -123,7 +114,7 @@ def collect(args, solution, extract, noun):
             start = time.perf_counter()
             solution.process(img)
             times.append((time.perf_counter() - start) * 1e3)
-        out[path.split("fixtures/", 1)[-1]] = {"width": img.shape[1], "height": img.shape[0], noun: found,
+        out[fixture_key(path)] = {"width": img.shape[1], "height": img.shape[0], noun: found,
                                                "ms": sorted(times)[len(times) // 2]}
         print(f"mediapipe_solutions.py: {path}: {len(found)} {noun}", file=sys.stderr, flush=True)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
