@@ -72,10 +72,10 @@ public struct FaceChip: Sendable {
         self.placement = placement
         let size = placement.size
         let area = Double(size * size)
-        // How many pyramid levels dlib builds, and the margin it keeps around the face.
-        var depth = 0, grow = 2.0
+        // The margin dlib keeps around the face grows with each pyramid level it will need.
+        var grow = 2.0
         var r = placement.down()
-        while r.area > area { r = r.down(); depth += 1; grow = grow * 2 + 2 }
+        while r.area > area { r = r.down(); grow = grow * 2 + 2 }
         var (minX, minY, maxX, maxY) = (Double.infinity, Double.infinity, -Double.infinity, -Double.infinity)
         for (x, y) in [(placement.left, placement.top), (placement.right, placement.top), (placement.left, placement.bottom), (placement.right, placement.bottom)] {
             let p = placement.corner(x, y)
@@ -95,11 +95,11 @@ public struct FaceChip: Sendable {
                 levelIndex += 1
                 rect = rect.down()
             }
-            // dlib builds max-depth levels for all chips; one chip uses levelIndex + 1 of them.
+            // dlib builds the levels for all chips of an image at once; one chip reads level
+            // levelIndex, reached by levelIndex + 1 halvings of the sub-image.
             if levelIndex >= 0 {
                 for _ in 0 ... levelIndex { level = level.pyramidDown() }
             }
-            _ = depth
             // Chip (0,0), (size−1,0), (0,size−1) ↦ the rotated rect's corners: an exact affine map.
             let tl = rect.corner(rect.left, rect.top), tr = rect.corner(rect.right, rect.top), blc = rect.corner(rect.left, rect.bottom)
             let s = Double(size - 1)
