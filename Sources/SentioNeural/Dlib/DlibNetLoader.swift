@@ -31,10 +31,8 @@ public enum DlibNetLoader {
             throw ModelError.malformed("dlib net with loss layer '\(lossName)': Sentio knows "
                 + DlibArchitecture.known.map(\.loss).joined(separator: ", "))
         }
-        reader = DlibReader(file.bytes)
-        _ = try reader.integer()
         var builder = Builder(architecture: architecture)
-        return try builder.read(&reader)
+        return try builder.read(&reader, lossName: lossName)
     }
 
     struct Builder {
@@ -45,6 +43,8 @@ public enum DlibNetLoader {
         var tags: [Int: Int] = [:]
         /// The previous token (for folding affine into con and relu into the node before).
         var previous: DlibArchitecture.Layer?
+        /// The bottom layer's version (3 adds two fields to its training state).
+        var bottomVersion = 2
 
         /// The input size planned for nets that take any size (the detector's image pyramid).
         var inputSize = (rows: 480, columns: 640)
@@ -53,8 +53,9 @@ public enum DlibNetLoader {
             self.architecture = architecture
         }
 
-        mutating func read(_ r: inout DlibReader) throws -> Graph {
-            try readLoss(&r)
+        /// Reads the rest of the file; `r` stands after the loss layer's name, `lossName`.
+        mutating func read(_ r: inout DlibReader, lossName: String) throws -> Graph {
+            try readLoss(lossName, &r)
             // One version per layer, top down.
             let layers = architecture.layers
             for (depth, layer) in layers.reversed().enumerated() {
@@ -79,13 +80,14 @@ public enum DlibNetLoader {
             return graph
         }
 
-        var bottomVersion = 2
-
-        mutating func readLoss(_ r: inout DlibReader) throws {
+        mutating func readLoss(_ name: String, _ r: inout DlibReader) throws {
             r.context = "loss layer"
+            let versions: Set<String> = architecture.loss == "loss_mmod" ? ["loss_mmod_"] : ["\(architecture.loss)_", "\(architecture.loss)_2"]
+            guard versions.contains(name) else {
+                throw r.fail("found '\(name)' where \(versions.sorted().map { "'\($0)'" }.joined(separator: " or ")) was expected")
+            }
             switch architecture.loss {
             case "loss_mmod":
-                _ = try r.expectString(["loss_mmod_"])
                 let version = try r.integer(in: 1 ... 4, "mmod_options version")
                 if version == 1 {
                     _ = try r.integer(in: 1 ... 1 << 16, "detector window width")
@@ -103,7 +105,6 @@ public enum DlibNetLoader {
                 if version >= 3 { _ = try r.byte() }
                 if version >= 4 { _ = try r.bool(); _ = try r.floatingPoint() }
             default:
-                let name = try r.expectString(["\(architecture.loss)_", "\(architecture.loss)_2"])
                 if name.hasSuffix("_2") {
                     _ = try r.floatingPoint() // margin
                     _ = try r.floatingPoint() // distance threshold
