@@ -27,26 +27,21 @@ import subprocess
 import sys
 import time
 
-from fixture_images import fixture_key, images
+from reference_support import fixture_key, images, reexec_in_venv
 
 VENV = os.path.expanduser("~/.cache/sentio/venv-dlib")
 DEFAULT_OUT = os.path.expanduser("~/.cache/sentio/reference/dlib-20.0.1/faces.json")
 
 
+def install(pip):
+    subprocess.run(pip + ["dlib-bin==20.0.1", "numpy", "pillow", "click", "face_recognition_models==0.3.0"], check=True)
+    subprocess.run(pip + ["--no-deps", "face_recognition==1.3.0"], check=True)
+
+
 def ensure_venv():
-    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
-        return
-    python = os.path.join(VENV, "bin", "python")
-    if not os.path.exists(os.path.join(VENV, ".ready")):
-        print("dlib_faces.py: creating", VENV, file=sys.stderr, flush=True)
-        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        pip = [python, "-m", "pip", "install", "--quiet"]
-        subprocess.run(pip + ["dlib-bin==20.0.1", "numpy", "pillow", "click", "face_recognition_models==0.3.0"], check=True)
-        subprocess.run(pip + ["--no-deps", "face_recognition==1.3.0"], check=True)
-        open(os.path.join(VENV, ".ready"), "w").close()
     # One thread, as the speed comparisons are single-threaded.
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
-    os.execve(python, [python, *sys.argv], env)
+    reexec_in_venv(VENV, "dlib_faces.py", install, env)
 
 
 def load(path):

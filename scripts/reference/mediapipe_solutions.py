@@ -36,7 +36,7 @@ import subprocess
 import sys
 import time
 
-from fixture_images import fixture_key, images
+from reference_support import fixture_key, images, reexec_in_venv
 
 VENV = os.path.expanduser("~/.cache/sentio/venv-mediapipe")
 DOWNLOADS = os.path.expanduser("~/.cache/sentio/downloads")
@@ -45,19 +45,14 @@ PACKAGES = ["numpy<2", "protobuf>=4.25.3,<5", "absl-py", "attrs", "flatbuffers",
 DEFAULT_OUT = os.path.expanduser("~/.cache/sentio/reference/mediapipe-0.10.21/faces.json")
 
 
+def install(pip):
+    wheels = glob.glob(os.path.join(DOWNLOADS, "mediapipe-0.10.21-*.whl"))
+    subprocess.run(pip + ["--no-deps", wheels[0] if wheels else "mediapipe==0.10.21"], check=True)
+    subprocess.run(pip + PACKAGES, check=True)
+
+
 def ensure_venv():
-    if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
-        return
-    python = os.path.join(VENV, "bin", "python")
-    if not os.path.exists(os.path.join(VENV, ".ready")):
-        print("mediapipe_solutions.py: creating", VENV, file=sys.stderr, flush=True)
-        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
-        wheels = glob.glob(os.path.join(DOWNLOADS, "mediapipe-0.10.21-*.whl"))
-        wheel = wheels[0] if wheels else "mediapipe==0.10.21"
-        subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", wheel], check=True)
-        subprocess.run([python, "-m", "pip", "install", "--quiet", *PACKAGES], check=True)
-        open(os.path.join(VENV, ".ready"), "w").close()
-    os.execv(python, [python, *sys.argv])
+    reexec_in_venv(VENV, "mediapipe_solutions.py", install)
 
 
 def faces(args):
