@@ -40,6 +40,9 @@ reference: models
 	@test -f $(DLIB)/faces.json || ! test -d $(FIXTURES)/faces || scripts/reference/dlib_faces.py faces \
 		$(FIXTURES)/faces/identity $(FIXTURES)/faces/multiface $(FIXTURES)/faces/hard $(FIXTURES)/faces/attributes \
 		$(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/reference/images
+	@test -f $(DLIB)/mmod.json || ! test -d $(FIXTURES)/faces || scripts/reference/dlib_faces.py detect \
+		$(FIXTURES)/faces/multiface $(FIXTURES)/faces/hard $(FIXTURES)/faces/negatives $(FIXTURES)/faces/attributes \
+		$(FIXTURES)/reference/images
 
 # Unit, parity and evaluation tests (release build: the parity tests run every model three
 # ways), then 100,000 mutated files per image decoder and 10,000 mutated models.

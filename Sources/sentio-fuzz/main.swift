@@ -225,16 +225,17 @@ enum DlibFuzz {
     static func run(iterations: Int) -> [String] {
         let store = ModelStore()
         guard let net = (try? store.path(of: "dlib_face_recognition_resnet_model_v1")).flatMap({ FileManager.default.contents(atPath: $0) }),
-              let sp = (try? store.path(of: "shape_predictor_5_face_landmarks")).flatMap({ FileManager.default.contents(atPath: $0) }) else {
+              let sp = (try? store.path(of: "shape_predictor_5_face_landmarks")).flatMap({ FileManager.default.contents(atPath: $0) }),
+              let mmod = (try? store.path(of: "mmod_human_face_detector")).flatMap({ FileManager.default.contents(atPath: $0) }) else {
             return ["no dlib models to fuzz: run scripts/fetch-models"]
         }
-        let seeds = [[UInt8](net), [UInt8](sp)]
+        let seeds = [[UInt8](net), [UInt8](sp), [UInt8](mmod)]
         let face = try? Image(width: 64, height: 64, format: .rgb8, fill: 128)
         var rng = SeededRandom(seed: 0xD11B)
         var tally = FuzzTally()
         for i in 0 ..< iterations {
-            let isNet = i % 2 == 0
-            var bytes = seeds[i % 2]
+            let kind = i % 3
+            var bytes = seeds[kind]
             // Structure (versions, names, sizes) is spread through the file; the first
             // kilobytes hold the most of it in the net, everything is structure in the predictor.
             for _ in 0 ..< 1 << Int.random(in: 0 ... 3, using: &rng) {
@@ -249,15 +250,19 @@ enum DlibFuzz {
                 if bytes.isEmpty { break }
             }
             tally.attempt {
-                if isNet {
+                switch kind {
+                case 0:
                     let interpreter = try Interpreter(graph: ModelLoader.load(MappedFile(bytes: bytes)), threads: 1, memoryLimit: 64 << 20)
                     interpreter.invoke()
-                } else if let face {
-                    _ = try ShapePredictor(file: MappedFile(bytes: bytes)).predict(face, box: DlibRectangle(left: 8, top: 8, right: 55, bottom: 55))
+                case 1:
+                    if let face { _ = try ShapePredictor(file: MappedFile(bytes: bytes)).predict(face, box: DlibRectangle(left: 8, top: 8, right: 55, bottom: 55)) }
+                default:
+                    // The detector reads its options and pyramid too, and decodes what the net gives.
+                    if let face { _ = try MMODFaceDetector(file: MappedFile(bytes: bytes), threads: 1).detect(face) }
                 }
             }
         }
-        return tally.report("dlib", "\(iterations) mutated nets and shape predictors", detail: "\(tally.completed) loaded and ran")
+        return tally.report("dlib", "\(iterations) mutated nets, shape predictors and detectors", detail: "\(tally.completed) loaded and ran")
     }
 }
 

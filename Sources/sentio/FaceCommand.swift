@@ -9,17 +9,64 @@ struct FaceCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "face",
         abstract: "Face recognition: 128-number descriptors (dlib's ResNet), comparison, gallery search.",
-        subcommands: [Embed.self, Compare.self, GalleryBench.self])
+        subcommands: [Detect.self, Embed.self, Compare.self, GalleryBench.self])
 
     struct Box: Encodable { let x: Double, y: Double, width: Double, height: Double }
     struct Face: Encodable { let box: Box, landmarks5: [[Double]], descriptor: [Float] }
     struct Report: Encodable { let faces: [Face] }
 
-    static func detector(_ name: String) throws {
-        switch name {
-        case "blazeface": return
-        case "mmod": throw ValidationError("--detector mmod: dlib's CNN face detector is not available yet; use blazeface")
-        default: throw ValidationError("--detector is blazeface or mmod")
+    static func detector(_ name: String) throws -> FaceRecognizer.Detector {
+        guard let d = FaceRecognizer.Detector(rawValue: name) else { throw ValidationError("--detector is blazeface or mmod, not '\(name)'") }
+        return d
+    }
+
+    static func box(_ r: DlibRectangle, width: Int, height: Int) -> Box {
+        let (w, h) = (Double(width), Double(height))
+        return Box(x: Double(r.left) / w, y: Double(r.top) / h, width: Double(r.width) / w, height: Double(r.height) / h)
+    }
+
+    struct Detect: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Find faces with dlib's CNN detector (mmod, default) or BlazeFace, as boxes for the shape predictor.")
+
+        @Argument(help: "A PNG or JPEG photo.") var image: String
+        @Option(help: "Face detector: mmod (default) or blazeface.") var detector = "mmod"
+        @Option(help: "mmod only: keep windows scoring above this (dlib's adjust_threshold, default 0).") var threshold = 0.0
+        @Flag(help: "Print JSON (see the README for the keys).") var json = false
+        @Option(help: "Run the whole pipeline N times in one process and print median/min/max ms.") var bench: Int?
+        @Option(help: "Threads (default: all cores).") var threads: Int?
+
+        struct Found: Encodable { let box: Box, rect: [Int], confidence: Double? }
+        struct Report: Encodable { let width: Int, height: Int, faces: [Found] }
+
+        func run() throws {
+            let choice = try FaceCommand.detector(detector)
+            let photo = try ImageIO.read(image)
+            let rgb = photo.format == .rgb8 ? photo : photo.converted(to: .rgb8)
+            var detect: () throws -> [(DlibRectangle, Double?)]
+            switch choice {
+            case .mmod:
+                let mmod = try MMODFaceDetector(threads: threads)
+                detect = { try mmod.detect(rgb, threshold: threshold).map { ($0.box, $0.confidence) } }
+            case .blazeFace:
+                let recognizer = try FaceRecognizer(threads: threads)
+                detect = { try recognizer.faceBoxes(rgb, detector: .blazeFace).map { ($0, nil) } }
+            }
+            if let bench {
+                guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
+                return try Bench.report(bench) { _ = try detect() }
+            }
+            let faces = try detect()
+            if json {
+                return try JSONOutput.print(Report(width: rgb.width, height: rgb.height, faces: faces.map { r, c in
+                    Found(box: FaceCommand.box(r, width: rgb.width, height: rgb.height), rect: [r.left, r.top, r.right, r.bottom], confidence: c)
+                }))
+            }
+            print("\(image): \(faces.count) face\(faces.count == 1 ? "" : "s")")
+            for (i, (r, c)) in faces.enumerated() {
+                let score = c.map { String(format: ", confidence %.3f", $0) } ?? ""
+                print("  face \(i + 1): \(r.left),\(r.top) to \(r.right),\(r.bottom) (\(r.width)×\(r.height) px)\(score)")
+            }
         }
     }
 
@@ -45,13 +92,13 @@ struct FaceCommand: ParsableCommand {
         @Option(help: "Threads (default: all cores).") var threads: Int?
 
         func run() throws {
-            try FaceCommand.detector(detector)
+            let choice = try FaceCommand.detector(detector)
             let given = try box.map(FaceCommand.box)
             let photo = try ImageIO.read(image)
             let recognizer = try FaceRecognizer(threads: threads)
             func pipeline() throws -> [RecognizedFace] {
                 if let given { return [try recognizer.recognize(photo, box: given, jitter: jitter)] }
-                return try recognizer.recognizeAll(photo, jitter: jitter)
+                return try recognizer.recognizeAll(photo, jitter: jitter, detector: choice)
             }
             if let bench {
                 guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
@@ -61,7 +108,7 @@ struct FaceCommand: ParsableCommand {
             let (w, h) = (Double(photo.width), Double(photo.height))
             if json {
                 try JSONOutput.print(Report(faces: faces.map { f in
-                    Face(box: Box(x: Double(f.box.left) / w, y: Double(f.box.top) / h, width: Double(f.box.width) / w, height: Double(f.box.height) / h),
+                    Face(box: FaceCommand.box(f.box, width: photo.width, height: photo.height),
                          landmarks5: f.landmarks5.map { [Double($0.x) / w, Double($0.y) / h] }, descriptor: f.descriptor.values)
                 }))
                 return

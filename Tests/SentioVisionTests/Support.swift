@@ -12,6 +12,10 @@ enum VisionTestData {
     /// dlib 20.0.1 / face_recognition 1.3.0 on the fixture photos, from scripts/reference/dlib_faces.py.
     static let dlibFaces = NSHomeDirectory() + "/.cache/sentio/reference/dlib-20.0.1/faces.json"
 
+    /// dlib 20.0.1's CNN face detector (not upsampled) on the fixture photos, from
+    /// `scripts/reference/dlib_faces.py detect`.
+    static let dlibMMOD = NSHomeDirectory() + "/.cache/sentio/reference/dlib-20.0.1/mmod.json"
+
     static func json(_ path: String) -> Any? {
         FileManager.default.contents(atPath: path).flatMap { try? JSONSerialization.jsonObject(with: $0) }
     }

@@ -15,10 +15,19 @@ installed without dependencies (it asks for the `dlib` source package, which dli
       box. Writes JSON (default ~/.cache/sentio/reference/dlib-20.0.1/faces.json) keyed by the
       path relative to the fixtures folder; boxes are dlib rectangles [left, top, right, bottom].
 
-  scripts/reference/dlib_faces.py bench [--runs N] IMAGE
+  scripts/reference/dlib_faces.py detect [--out FILE] [--max-megapixels M] IMAGE_OR_FOLDER ...
+      For every image of at most M megapixels (default 1; dlib's CNN detector takes about 8 s
+      per megapixel on one core here): the faces of dlib.cnn_face_detection_model_v1 with
+      mmod_human_face_detector.dat from face_recognition_models, not upsampled
+      (upsample_num_times=0), in dlib's order, each its rectangle [left, top, right, bottom]
+      and confidence. Default output ~/.cache/sentio/reference/dlib-20.0.1/mmod.json.
+
+  scripts/reference/dlib_faces.py bench [--runs N] [--cnn-runs M] IMAGE
       One JSON object: the median, min and max wall time of face_recognition.face_encodings on
       the image (detection, landmarks and descriptor — the whole pipeline), and of the
-      descriptor net alone on the first face's 150×150 chip, each after 2 warm-up runs.
+      descriptor net alone on the first face's 150×150 chip, and of the CNN face detector
+      (not upsampled) on the whole image (M runs, default 3: it is slow), each after 2 warm-up
+      runs.
 """
 import argparse
 import json
@@ -31,6 +40,7 @@ from reference_support import fixture_key, images, reexec_in_venv
 
 VENV = os.path.expanduser("~/.cache/sentio/venv-dlib")
 DEFAULT_OUT = os.path.expanduser("~/.cache/sentio/reference/dlib-20.0.1/faces.json")
+DEFAULT_MMOD_OUT = os.path.expanduser("~/.cache/sentio/reference/dlib-20.0.1/mmod.json")
 
 
 def install(pip):
@@ -76,17 +86,40 @@ def faces(args):
         json.dump(out, f)
 
 
+def cnn_detector():
+    import dlib
+    import face_recognition_models as models
+    return dlib.cnn_face_detection_model_v1(models.cnn_face_detector_model_location())
+
+
+def detect(args):
+    detector = cnn_detector()
+    out = {}
+    for path in images(args.paths):
+        img = load(path)
+        if img.shape[0] * img.shape[1] > args.max_megapixels * 1e6:
+            continue
+        start = time.perf_counter()
+        found = [{"rect": [d.rect.left(), d.rect.top(), d.rect.right(), d.rect.bottom()], "confidence": d.confidence}
+                 for d in detector(img, 0)]
+        out[fixture_key(path)] = {"width": img.shape[1], "height": img.shape[0], "faces": found}
+        print(f"dlib_faces.py: {path}: {len(found)} faces, {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(out, f)
+
+
 def bench(args):
     import dlib
     import face_recognition
     import numpy as np
     img = load(args.image)
 
-    def timed(fn):
+    def timed(fn, runs=args.runs):
         for _ in range(2):
             fn()
         times = []
-        for _ in range(args.runs):
+        for _ in range(runs):
             start = time.perf_counter()
             fn()
             times.append((time.perf_counter() - start) * 1e3)
@@ -99,9 +132,11 @@ def bench(args):
     shape = face_recognition.api.pose_predictor_5_point(img, dlib.rectangle(left, top, right, bottom))
     chip = dlib.get_face_chip(img, shape, size=150, padding=0.25)
     net = face_recognition.api.face_encoder
+    detector = cnn_detector()
     result = {"image": args.image, "runs": args.runs,
               "pipeline": timed(lambda: face_recognition.face_encodings(img)),
-              "descriptor_net": timed(lambda: net.compute_face_descriptor(chip))}
+              "descriptor_net": timed(lambda: net.compute_face_descriptor(chip)),
+              "cnn_detector": timed(lambda: detector(img, 0), args.cnn_runs)}
     print(json.dumps(result))
 
 
@@ -112,11 +147,16 @@ def main():
     f = sub.add_parser("faces")
     f.add_argument("--out", default=DEFAULT_OUT)
     f.add_argument("paths", nargs="+")
+    d = sub.add_parser("detect")
+    d.add_argument("--out", default=DEFAULT_MMOD_OUT)
+    d.add_argument("--max-megapixels", type=float, default=1.0)
+    d.add_argument("paths", nargs="+")
     b = sub.add_parser("bench")
     b.add_argument("--runs", type=int, default=10)
+    b.add_argument("--cnn-runs", type=int, default=3)
     b.add_argument("image")
     args = parser.parse_args()
-    {"faces": faces, "bench": bench}[args.command](args)
+    {"faces": faces, "detect": detect, "bench": bench}[args.command](args)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ public struct DlibArchitecture: Sendable, Equatable {
     public var input: String
     /// Layers from the input up.
     public var layers: [Layer]
+    /// N of the input's `pyramid_down<N>` (image-pyramid inputs only; the file does not say).
+    public var pyramidDownsampling: Int?
 
     /// dlib's face-recognition ResNet (`dlib_face_recognition_resnet_model_v1.dat`,
     /// dnn_face_recognition_ex.cpp): a 29-convolution ResNet on a 150×150 chip, average pooled
@@ -56,7 +58,8 @@ public struct DlibArchitecture: Sendable, Equatable {
     public static let mmodFaceDetector: DlibArchitecture = {
         let downsampler: [Layer] = Array(repeating: [Layer.con, .affine, .relu], count: 3).flatMap { $0 }
         let rcon5: [Layer] = Array(repeating: [Layer.con, .affine, .relu], count: 3).flatMap { $0 }
-        return DlibArchitecture(loss: "loss_mmod", input: "input_rgb_image_pyramid", layers: downsampler + rcon5 + [.con])
+        return DlibArchitecture(loss: "loss_mmod", input: "input_rgb_image_pyramid", layers: downsampler + rcon5 + [.con],
+                                 pyramidDownsampling: 6)
     }()
 
     /// The architectures Sentio knows, recognised by their loss layer.

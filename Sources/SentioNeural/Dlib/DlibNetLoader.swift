@@ -48,6 +48,12 @@ public enum DlibNetLoader {
 
         /// The input size planned for nets that take any size (the detector's image pyramid).
         var inputSize = (rows: 480, columns: 640)
+        /// The detector's options and pyramid (MMOD nets).
+        var mmod: MMODOptions?
+        var pyramid: ImagePyramidInput?
+        /// Output position → input position so far (dlib's `map_output_to_input`, composed from
+        /// the bottom layer up): input = output · scale + offset.
+        var outputToInput = (scale: 1, offset: 0)
 
         init(architecture: DlibArchitecture) {
             self.architecture = architecture
@@ -89,21 +95,31 @@ public enum DlibNetLoader {
             switch architecture.loss {
             case "loss_mmod":
                 let version = try r.integer(in: 1 ... 4, "mmod_options version")
+                var windows: [MMODOptions.DetectorWindow] = []
                 if version == 1 {
-                    _ = try r.integer(in: 1 ... 1 << 16, "detector window width")
-                    _ = try r.integer(in: 1 ... 1 << 16, "detector window height")
+                    let width = try r.integer(in: 1 ... 1 << 16, "detector window width")
+                    let height = try r.integer(in: 1 ... 1 << 16, "detector window height")
+                    windows.append(.init(width: width, height: height, label: ""))
                 } else {
                     for _ in 0 ..< (try r.count(max: 1024, "detector window")) {
                         let v = try r.integer(in: 1 ... 2, "detector window version")
-                        _ = try r.integer(in: 1 ... 1 << 16, "detector window width")
-                        _ = try r.integer(in: 1 ... 1 << 16, "detector window height")
-                        if v == 2 { _ = try r.string() }
+                        let width = try r.integer(in: 1 ... 1 << 16, "detector window width")
+                        let height = try r.integer(in: 1 ... 1 << 16, "detector window height")
+                        windows.append(.init(width: width, height: height, label: v == 2 ? try r.string() : ""))
                     }
                 }
-                // Losses per false alarm and miss, truth IoU, NMS and ignore overlaps (IoU, covered).
-                for _ in 0 ..< 7 { _ = try r.floatingPoint() }
+                // Losses per false alarm and miss, truth IoU, then the NMS and ignore overlaps
+                // (IoU, covered each).
+                for _ in 0 ..< 3 { _ = try r.floatingPoint() }
+                let nmsIoU = try r.floatingPoint(), nmsCovered = try r.floatingPoint()
+                for _ in 0 ..< 2 { _ = try r.floatingPoint() }
+                guard (0 ... 1).contains(nmsIoU), (0 ... 1).contains(nmsCovered) else {
+                    throw r.fail("NMS thresholds \(nmsIoU), \(nmsCovered) outside 0…1")
+                }
                 if version >= 3 { _ = try r.byte() }
-                if version >= 4 { _ = try r.bool(); _ = try r.floatingPoint() }
+                var regression = false
+                if version >= 4 { regression = try r.bool(); _ = try r.floatingPoint() }
+                mmod = MMODOptions(windows: windows, nmsIoU: nmsIoU, nmsCovered: nmsCovered, usesBoundingBoxRegression: regression)
             default:
                 if name.hasSuffix("_2") {
                     _ = try r.floatingPoint() // margin
@@ -118,12 +134,18 @@ public enum DlibNetLoader {
             let mean = try (0 ..< 3).map { _ in Float(try r.floatingPoint()) }
             let rows: Int, columns: Int
             if architecture.input == "input_rgb_image_pyramid" {
+                // dlib's defaults before the paddings were saved (input_rgb_image_pyramid2).
+                var padding = 10, outer = 11
                 if name.hasSuffix("2") {
-                    _ = try r.integer(in: 0 ... 1 << 16, "pyramid padding")
-                    _ = try r.integer(in: 0 ... 1 << 16, "pyramid outer padding")
+                    padding = try r.integer(in: 0 ... 1024, "pyramid padding")
+                    outer = try r.integer(in: 0 ... 1024, "pyramid outer padding")
                 }
+                pyramid = ImagePyramidInput(mean: mean, padding: padding, outerPadding: outer,
+                                            downsampling: architecture.pyramidDownsampling ?? 6)
                 // Any size runs (the net is fully convolutional); the graph is planned for one.
-                (rows, columns) = (inputSize.rows, inputSize.columns)
+                // dlib normalizes before tiling, so the graph starts from the normalized tiles.
+                current = add(TensorInfo(name: "input", shape: [1, inputSize.rows, inputSize.columns, 3], type: .float32))
+                return
             } else {
                 rows = try r.integer(in: 1 ... 4096, "input rows")
                 columns = try r.integer(in: 1 ... 4096, "input columns")
@@ -226,6 +248,8 @@ public enum DlibNetLoader {
                 }
             }
             let bias = useBias ? Array(params.values[weightCount ..< weightCount + filters]) : [Float](repeating: 0, count: filters)
+            guard sy == sx, py == px, kh == kw else { throw r.fail("\(kh)×\(kw) filters, stride \(sy)×\(sx), padding \(py)×\(px): these nets use square ones") }
+            mapOutputToInput(stride: sy, padding: py, kernel: kh)
             let window = Window(strideH: sy, strideW: sx, filterH: kh, filterW: kw, padding: .explicit(top: py, bottom: py, left: px, right: px))
             let oh = window.vertical(input: shape[1], filter: kh).0, ow = window.horizontal(input: shape[2], filter: kw).0
             guard oh > 0, ow > 0 else { throw r.fail("a \(kh)×\(kw) convolution on a \(shape[1])×\(shape[2]) input has no output") }
@@ -233,6 +257,13 @@ public enum DlibNetLoader {
             let f = add(TensorInfo(name: "con\(n)_filter", shape: [filters, kh, kw, channels], type: .float32, constant: .float32(weights)))
             let b = add(TensorInfo(name: "con\(n)_bias", shape: [filters], type: .float32, constant: .float32(bias)))
             current = emit(.conv2D(window, useRelu ? .relu : .none), [current, f, b], shape: [1, oh, ow, filters], name: "con\(n)")
+        }
+
+        /// dlib maps an output position p of a convolution or pool to p·stride − padding +
+        /// kernel/2 of its input; layers are read from the bottom, so this one's map applies first.
+        mutating func mapOutputToInput(stride: Int, padding: Int, kernel: Int) {
+            outputToInput.offset += outputToInput.scale * (kernel / 2 - padding)
+            outputToInput.scale *= stride
         }
 
         mutating func readAffine(_ r: inout DlibReader) throws {
@@ -310,6 +341,7 @@ public enum DlibNetLoader {
             guard kh > 0, kw > 0 else { throw r.fail("pool window \(kh)×\(kw)") }
             // dlib's average pooling over padding is not what TFLite's does; these nets never pad it.
             guard isMax || (py == 0 && px == 0) else { throw r.fail("padded average pooling is not supported") }
+            if sy == sx, py == px, kh == kw { mapOutputToInput(stride: sy, padding: py, kernel: kh) }
             let window = Window(strideH: sy, strideW: sx, filterH: kh, filterW: kw, padding: .explicit(top: py, bottom: py, left: px, right: px))
             let oh = window.vertical(input: s[1], filter: kh).0, ow = window.horizontal(input: s[2], filter: kw).0
             guard oh > 0, ow > 0 else { throw r.fail("a \(kh)×\(kw) pool on a \(s[1])×\(s[2]) input has no output") }

@@ -22,6 +22,7 @@ public final class FaceRecognizer {
     private let net: Interpreter
     public let shapePredictor: ShapePredictor
     private var detector: FaceDetector?
+    private var mmod: MMODFaceDetector?
     private let store: ModelStore
     private let threads: Int?
 
@@ -76,15 +77,42 @@ public final class FaceRecognizer {
         return RecognizedFace(box: box, landmarks5: landmarks, chip: placement, descriptor: descriptor)
     }
 
-    /// Every face BlazeFace finds in `image`, made into descriptors (largest face first).
-    public func recognizeAll(_ image: Image, jitter: Int = 0) throws -> [RecognizedFace] {
-        if detector == nil { detector = try FaceDetector(model: .fullRange, store: store, threads: threads) }
+    /// Which detector finds the faces for ``recognizeAll(_:jitter:detector:)``.
+    public enum Detector: String, Sendable, CaseIterable {
+        /// MediaPipe's BlazeFace (full range), its box mapped to the box dlib's shape predictor
+        /// expects: fast, finds small and turned faces.
+        case blazeFace = "blazeface"
+        /// dlib's CNN face detector (``MMODFaceDetector``), its box used as face_recognition
+        /// uses it (clipped to the image): slower, no box mapping needed.
+        case mmod
+    }
+
+    /// Every face the detector finds in `image`, made into descriptors (largest face first).
+    public func recognizeAll(_ image: Image, jitter: Int = 0, detector choice: Detector = .blazeFace) throws -> [RecognizedFace] {
         let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
-        var detections = try detector!.detect(rgb)
-        if detections.isEmpty { detections = try detector!.detect(rgb, zoomOut: 2) }
-        return try detections
-            .sorted { $0.box.width * $0.box.height > $1.box.width * $1.box.height }
-            .map { try recognize(rgb, box: FaceRecognizer.dlibBox(for: $0, width: rgb.width, height: rgb.height), jitter: jitter) }
+        return try faceBoxes(rgb, detector: choice)
+            .sorted { $0.width * $0.height > $1.width * $1.height }
+            .map { try recognize(rgb, box: $0, jitter: jitter) }
+    }
+
+    /// The boxes the shape predictor starts from, one per face the detector finds.
+    public func faceBoxes(_ image: Image, detector choice: Detector = .blazeFace) throws -> [DlibRectangle] {
+        let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
+        switch choice {
+        case .blazeFace:
+            if detector == nil { detector = try FaceDetector(model: .fullRange, store: store, threads: threads) }
+            var detections = try detector!.detect(rgb)
+            if detections.isEmpty { detections = try detector!.detect(rgb, zoomOut: 2) }
+            return detections.map { FaceRecognizer.dlibBox(for: $0, width: rgb.width, height: rgb.height) }
+        case .mmod:
+            if mmod == nil { mmod = try MMODFaceDetector(store: store, threads: threads) }
+            // face_recognition clips the detector's box to the image (right and bottom to the
+            // width and height) before the shape predictor sees it.
+            return try mmod!.detect(rgb).map {
+                DlibRectangle(left: max($0.box.left, 0), top: max($0.box.top, 0),
+                              right: min($0.box.right, rgb.width), bottom: min($0.box.bottom, rgb.height))
+            }
+        }
     }
 
     /// The box dlib's HOG detector would draw around a face BlazeFace found: the shape
