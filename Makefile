@@ -43,6 +43,8 @@ reference: models
 	@test -f $(DLIB)/mmod.json || ! test -d $(FIXTURES)/faces || scripts/reference/dlib_faces.py detect \
 		$(FIXTURES)/faces/multiface $(FIXTURES)/faces/hard $(FIXTURES)/faces/negatives $(FIXTURES)/faces/attributes \
 		$(FIXTURES)/reference/images
+	@test -f $(DLIB)/mmod_up1.json || ! test -d $(FIXTURES)/faces || scripts/reference/dlib_faces.py detect \
+		--upsample 1 --max-megapixels 0.3 $(FIXTURES)/faces/multiface/dlib_examples_faces $(FIXTURES)/faces/hard
 
 # Unit, parity and evaluation tests (release build: the parity tests run every model three
 # ways), then 100,000 mutated files per image decoder and 10,000 mutated models.

@@ -32,6 +32,7 @@ struct FaceCommand: ParsableCommand {
         @Argument(help: "A PNG or JPEG photo.") var image: String
         @Option(help: "Face detector: mmod (default) or blazeface.") var detector = "mmod"
         @Option(help: "mmod only: keep windows scoring above this (dlib's adjust_threshold, default 0).") var threshold = 0.0
+        @Option(help: "mmod only: double the image N times first to find smaller faces (dlib's upsample_num_times, default 0).") var upsample = 0
         @Flag(help: "Print JSON (see the README for the keys).") var json = false
         @Option(help: "Run the whole pipeline N times in one process and print median/min/max ms.") var bench: Int?
         @Option(help: "Threads (default: all cores).") var threads: Int?
@@ -47,7 +48,7 @@ struct FaceCommand: ParsableCommand {
             switch choice {
             case .mmod:
                 let mmod = try MMODFaceDetector(threads: threads)
-                detect = { try mmod.detect(rgb, threshold: threshold).map { ($0.box, $0.confidence) } }
+                detect = { try mmod.detect(rgb, upsample: upsample, threshold: threshold).map { ($0.box, $0.confidence) } }
             case .blazeFace:
                 let recognizer = try FaceRecognizer(threads: threads)
                 detect = { try recognizer.faceBoxes(rgb, detector: .blazeFace).map { ($0, nil) } }
@@ -85,6 +86,7 @@ struct FaceCommand: ParsableCommand {
 
         @Argument(help: "A PNG or JPEG photo.") var image: String
         @Option(help: "Face detector: blazeface (default) or mmod.") var detector = "blazeface"
+        @Option(help: "mmod only: double the image N times first to find smaller faces (default 0).") var upsample = 0
         @Option(help: "Skip detection: the face's box as left,top,right,bottom pixels (as dlib's rectangle).") var box: String?
         @Option(help: "Average the descriptors of N jittered chips (slower, steadier; default 0: one chip).") var jitter = 0
         @Flag(help: "Print JSON (see the README for the keys).") var json = false
@@ -98,7 +100,7 @@ struct FaceCommand: ParsableCommand {
             let recognizer = try FaceRecognizer(threads: threads)
             func pipeline() throws -> [RecognizedFace] {
                 if let given { return [try recognizer.recognize(photo, box: given, jitter: jitter)] }
-                return try recognizer.recognizeAll(photo, jitter: jitter, detector: choice)
+                return try recognizer.recognizeAll(photo, jitter: jitter, detector: choice, upsample: upsample)
             }
             if let bench {
                 guard bench > 0 else { throw ValidationError("--bench takes a positive count") }

@@ -15,12 +15,13 @@ installed without dependencies (it asks for the `dlib` source package, which dli
       box. Writes JSON (default ~/.cache/sentio/reference/dlib-20.0.1/faces.json) keyed by the
       path relative to the fixtures folder; boxes are dlib rectangles [left, top, right, bottom].
 
-  scripts/reference/dlib_faces.py detect [--out FILE] [--max-megapixels M] IMAGE_OR_FOLDER ...
+  scripts/reference/dlib_faces.py detect [--out FILE] [--max-megapixels M] [--upsample U] IMAGE_OR_FOLDER ...
       For every image of at most M megapixels (default 1; dlib's CNN detector takes about 8 s
-      per megapixel on one core here): the faces of dlib.cnn_face_detection_model_v1 with
-      mmod_human_face_detector.dat from face_recognition_models, not upsampled
-      (upsample_num_times=0), in dlib's order, each its rectangle [left, top, right, bottom]
-      and confidence. Default output ~/.cache/sentio/reference/dlib-20.0.1/mmod.json.
+      per megapixel on one core here, four times that per upsampling): the faces of
+      dlib.cnn_face_detection_model_v1 with mmod_human_face_detector.dat from
+      face_recognition_models, upsample_num_times=U (default 0), in dlib's order, each its
+      rectangle [left, top, right, bottom] and confidence. Default output
+      ~/.cache/sentio/reference/dlib-20.0.1/mmod.json (mmod_up<U>.json when U > 0).
 
   scripts/reference/dlib_faces.py bench [--runs N] [--cnn-runs M] IMAGE
       One JSON object: the median, min and max wall time of face_recognition.face_encodings on
@@ -101,11 +102,12 @@ def detect(args):
             continue
         start = time.perf_counter()
         found = [{"rect": [d.rect.left(), d.rect.top(), d.rect.right(), d.rect.bottom()], "confidence": d.confidence}
-                 for d in detector(img, 0)]
-        out[fixture_key(path)] = {"width": img.shape[1], "height": img.shape[0], "faces": found}
+                 for d in detector(img, args.upsample)]
+        out[fixture_key(path)] = {"width": img.shape[1], "height": img.shape[0], "upsample": args.upsample, "faces": found}
         print(f"dlib_faces.py: {path}: {len(found)} faces, {time.perf_counter() - start:.1f} s", file=sys.stderr, flush=True)
-    os.makedirs(os.path.dirname(args.out), exist_ok=True)
-    with open(args.out, "w") as f:
+    target = args.out or (DEFAULT_MMOD_OUT if args.upsample == 0 else DEFAULT_MMOD_OUT.replace(".json", f"_up{args.upsample}.json"))
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    with open(target, "w") as f:
         json.dump(out, f)
 
 
@@ -148,8 +150,9 @@ def main():
     f.add_argument("--out", default=DEFAULT_OUT)
     f.add_argument("paths", nargs="+")
     d = sub.add_parser("detect")
-    d.add_argument("--out", default=DEFAULT_MMOD_OUT)
+    d.add_argument("--out")
     d.add_argument("--max-megapixels", type=float, default=1.0)
+    d.add_argument("--upsample", type=int, default=0)
     d.add_argument("paths", nargs="+")
     b = sub.add_parser("bench")
     b.add_argument("--runs", type=int, default=10)

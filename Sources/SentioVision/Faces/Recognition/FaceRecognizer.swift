@@ -88,15 +88,16 @@ public final class FaceRecognizer {
     }
 
     /// Every face the detector finds in `image`, made into descriptors (largest face first).
-    public func recognizeAll(_ image: Image, jitter: Int = 0, detector choice: Detector = .blazeFace) throws -> [RecognizedFace] {
+    /// `upsample` is the CNN detector's (ignored by BlazeFace).
+    public func recognizeAll(_ image: Image, jitter: Int = 0, detector choice: Detector = .blazeFace, upsample: Int = 0) throws -> [RecognizedFace] {
         let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
-        return try faceBoxes(rgb, detector: choice)
+        return try faceBoxes(rgb, detector: choice, upsample: upsample)
             .sorted { $0.width * $0.height > $1.width * $1.height }
             .map { try recognize(rgb, box: $0, jitter: jitter) }
     }
 
     /// The boxes the shape predictor starts from, one per face the detector finds.
-    public func faceBoxes(_ image: Image, detector choice: Detector = .blazeFace) throws -> [DlibRectangle] {
+    public func faceBoxes(_ image: Image, detector choice: Detector = .blazeFace, upsample: Int = 0) throws -> [DlibRectangle] {
         let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
         switch choice {
         case .blazeFace:
@@ -108,7 +109,7 @@ public final class FaceRecognizer {
             if mmod == nil { mmod = try MMODFaceDetector(store: store, threads: threads) }
             // face_recognition clips the detector's box to the image (right and bottom to the
             // width and height) before the shape predictor sees it.
-            return try mmod!.detect(rgb).map {
+            return try mmod!.detect(rgb, upsample: upsample).map {
                 DlibRectangle(left: max($0.box.left, 0), top: max($0.box.top, 0),
                               right: min($0.box.right, rgb.width), bottom: min($0.box.bottom, rgb.height))
             }

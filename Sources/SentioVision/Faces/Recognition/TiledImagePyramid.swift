@@ -79,48 +79,28 @@ struct TiledImagePyramid {
         }
     }
 
-    /// dlib's bilinear `resize_image` for float images (its 4-wide SIMD loop, then the scalar
-    /// tail), reproduced operation by operation: positions step in float, weights are floats.
+    /// One level from the one before, per channel, with dlib's float bilinear resize.
     private func resize(_ data: UnsafeMutableBufferPointer<Float>, from src: DlibRectangle, to dst: DlibRectangle, channel: Int) {
-        let (inRows, inColumns) = (src.height, src.width)
+        let plan = DlibBilinearPlan(inRows: src.height, inColumns: src.width, outRows: dst.height, outColumns: dst.width)
         @inline(__always) func at(_ r: Int, _ c: Int) -> Float { data[((src.top + r) * columns + src.left + c) * 3 + channel] }
-        let xScale = Double(inColumns - 1) / Double(max(dst.width - 1, 1))
-        let yScale = Double(inRows - 1) / Double(max(dst.height - 1, 1))
-        var y = -yScale
         for r in 0 ..< dst.height {
-            y += yScale
-            let top = Int(y.rounded(.down)), bottom = min(top + 1, inRows - 1)
-            let tbFrac = y - Double(top)
+            let (top, bottom, tbFrac) = plan.rows[r]
             let tb = Float(tbFrac), invTB = Float(1 - tbFrac)
-            let x0 = -4 * xScale
-            let step = Float(4 * xScale)
-            var lanes = SIMD4<Float>(Float(x0), Float(x0 + xScale), Float(x0 + 2 * xScale), Float(x0 + 3 * xScale))
-            var c = 0
             let row = (dst.top + r) * columns + dst.left
-            while true {
-                lanes += SIMD4(repeating: step)
-                guard Int(lanes[3]) + 1 < inColumns else { break }
-                for k in 0 ..< 4 {
-                    let left = Int(lanes[k]) // truncation, as _mm_cvttps_epi32
-                    let lr = lanes[k] - Float(left), invLR = 1 - lr
-                    let (tlf, trf, blf, brf) = (invTB * invLR, invTB * lr, tb * invLR, tb * lr)
-                    var v = tlf * at(top, left)
-                    v += trf * at(top, left + 1)
-                    v += blf * at(bottom, left)
-                    v += brf * at(bottom, left + 1)
-                    data[(row + c + k) * 3 + channel] = v
-                }
-                c += 4
+            for c in 0 ..< plan.vectorColumns {
+                let left = plan.vectorLeft[c], lr = plan.vectorFraction[c], invLR = 1 - lr
+                var v = (invTB * invLR) * at(top, left)
+                v += (invTB * lr) * at(top, left + 1)
+                v += (tb * invLR) * at(bottom, left)
+                v += (tb * lr) * at(bottom, left + 1)
+                data[(row + c) * 3 + channel] = v
             }
-            var x = -xScale + Double(c) * xScale
-            while c < dst.width {
-                x += xScale
-                let left = Int(x.rounded(.down)), right = min(left + 1, inColumns - 1)
-                let lr = Float(x - Double(left))
+            for c in plan.vectorColumns ..< dst.width {
+                let (left, right, fraction) = plan.tail[c - plan.vectorColumns]
+                let lr = Float(fraction)
                 let upper = (1 - lr) * at(top, left) + lr * at(top, right)
                 let lower = (1 - lr) * at(bottom, left) + lr * at(bottom, right)
                 data[(row + c) * 3 + channel] = Float((1 - tbFrac) * Double(upper) + tbFrac * Double(lower))
-                c += 1
             }
         }
     }
@@ -145,6 +125,96 @@ struct TiledImagePyramid {
         }
         return (l, t, r, b)
     }
+}
+
+/// Where dlib's bilinear `resize_image` (the overloads for float and RGB images) reads each
+/// output pixel from. Columns come in two parts, as its code has them: a 4-wide SIMD loop whose
+/// positions start at −4·scale, step by 4·scale in float and are truncated to integers, while
+/// the last lane's right neighbour stays inside; then a scalar tail in double. Rows step in
+/// double. The weights are formed by each caller, in the precision dlib uses there.
+struct DlibBilinearPlan {
+    /// Per output row: the upper and lower input rows and the fraction between them.
+    let rows: [(top: Int, bottom: Int, fraction: Double)]
+    /// Output columns computed by the SIMD loop (a multiple of 4).
+    let vectorColumns: Int
+    let vectorLeft: [Int]
+    let vectorFraction: [Float]
+    /// Per remaining column: left and right input columns and the fraction (double).
+    let tail: [(left: Int, right: Int, fraction: Double)]
+
+    init(inRows: Int, inColumns: Int, outRows: Int, outColumns: Int) {
+        let xScale = Double(inColumns - 1) / Double(max(outColumns - 1, 1))
+        let yScale = Double(inRows - 1) / Double(max(outRows - 1, 1))
+        var y = -yScale
+        rows = (0 ..< outRows).map { _ in
+            y += yScale
+            let top = Int(y.rounded(.down))
+            return (top, min(top + 1, inRows - 1), y - Double(top))
+        }
+        let x0 = -4 * xScale
+        let step = SIMD4(repeating: Float(4 * xScale))
+        var lanes = SIMD4<Float>(Float(x0), Float(x0 + xScale), Float(x0 + 2 * xScale), Float(x0 + 3 * xScale))
+        var left: [Int] = [], fraction: [Float] = []
+        while true {
+            lanes += step
+            // (dlib stops only at the input's edge; the output's is checked too, for safety.)
+            guard Int(lanes[3]) + 1 < inColumns, left.count + 4 <= outColumns else { break }
+            for k in 0 ..< 4 {
+                let l = Int(lanes[k]) // truncation, as _mm_cvttps_epi32
+                left.append(l)
+                fraction.append(lanes[k] - Float(l))
+            }
+        }
+        (vectorColumns, vectorLeft, vectorFraction) = (left.count, left, fraction)
+        var x = -xScale + Double(left.count) * xScale
+        tail = (left.count ..< max(left.count, outColumns)).map { _ in
+            x += xScale
+            let l = Int(x.rounded(.down))
+            return (l, min(l + 1, inColumns - 1), x - Double(l))
+        }
+    }
+}
+
+/// dlib's `pyramid_up` with `pyramid_down<2>` (what `upsample_num_times` does before its
+/// detectors run): an RGB image about twice the size — (2·rows + 1) × (2·columns + 2), the
+/// rectangle its 2:1 pyramid maps the image to — resized with dlib's RGB bilinear loop, which
+/// truncates to 8 bits.
+func dlibPyramidUp(_ image: Image) throws -> Image {
+    precondition(image.format == .rgb8)
+    let (inRows, inColumns) = (image.height, image.width)
+    // point_up(p) = (p + (1.25, 0.75))·2 of the last pixel, rounded half away from zero.
+    let outColumns = Int(((Double(inColumns - 1) + 1.25) * 2).rounded()) + 1
+    let outRows = Int(((Double(inRows - 1) + 0.75) * 2).rounded()) + 1
+    let plan = DlibBilinearPlan(inRows: inRows, inColumns: inColumns, outRows: outRows, outColumns: outColumns)
+    var out = [UInt8](repeating: 0, count: outRows * outColumns * 3)
+    image.withUnsafeBytes { pixels in
+        let stride = image.rowStride
+        @inline(__always) func at(_ r: Int, _ c: Int, _ k: Int) -> UInt8 { pixels[r * stride + c * 3 + k] }
+        for r in 0 ..< outRows {
+            let (top, bottom, tbFrac) = plan.rows[r]
+            let tb = Float(tbFrac), invTB = Float(1 - tbFrac)
+            for c in 0 ..< plan.vectorColumns {
+                let left = plan.vectorLeft[c], lr = plan.vectorFraction[c], invLR = 1 - lr
+                let (tlf, trf, blf, brf) = (invTB * invLR, invTB * lr, tb * invLR, tb * lr)
+                for k in 0 ..< 3 {
+                    var v = tlf * Float(at(top, left, k))
+                    v += trf * Float(at(top, left + 1, k))
+                    v += blf * Float(at(bottom, left, k))
+                    v += brf * Float(at(bottom, left + 1, k))
+                    out[(r * outColumns + c) * 3 + k] = UInt8(truncatingIfNeeded: Int32(v))
+                }
+            }
+            for c in plan.vectorColumns ..< outColumns {
+                let (left, right, lr) = plan.tail[c - plan.vectorColumns]
+                for k in 0 ..< 3 {
+                    let upper = (1 - lr) * Double(at(top, left, k)) + lr * Double(at(top, right, k))
+                    let lower = (1 - lr) * Double(at(bottom, left, k)) + lr * Double(at(bottom, right, k))
+                    out[(r * outColumns + c) * 3 + k] = UInt8(truncatingIfNeeded: Int((1 - tbFrac) * upper + tbFrac * lower))
+                }
+            }
+        }
+    }
+    return try Image(width: outColumns, height: outRows, format: .rgb8, bytes: out)
 }
 
 extension DlibRectangle {
