@@ -7,6 +7,9 @@ public struct Attitude: Sendable, Hashable {
 
     public init(quaternion: Quaternion) { self.quaternion = quaternion.normalized }
 
+    /// For a quaternion already of unit length (every `AttitudeFilter`'s): no normalization.
+    init(unit quaternion: Quaternion) { self.quaternion = quaternion }
+
     /// Row-major 3×3 matrix of the same rotation.
     public var rotationMatrix: [[Double]] {
         let q = quaternion

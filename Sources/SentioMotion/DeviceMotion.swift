@@ -50,7 +50,7 @@ public struct MotionFusion<Filter: AttitudeFilter> {
         let dt = lastTime.map { sample.time > $0 ? sample.time - $0 : 0.001 } ?? 0.01
         lastTime = sample.time
         filter.update(sample, dt: dt, useMagnetometer: useMagnetometer && sample.magnetometer != nil)
-        return DeviceMotion(sample: sample, attitude: Attitude(quaternion: filter.quaternion), gyroscopeBias: filter.gyroscopeBias)
+        return DeviceMotion(sample: sample, attitude: Attitude(unit: filter.quaternion), gyroscopeBias: filter.gyroscopeBias)
     }
 
     /// Starts over: attitude, bias and time forgotten.

@@ -1,8 +1,8 @@
 import Foundation
 
 /// An attitude estimator fed one sample at a time (causal): after each update, `quaternion`
-/// rotates sensor coordinates into East-North-Up (heading from magnetic north in 9D; in 6D the
-/// heading starts at 0).
+/// (of unit length) rotates sensor coordinates into East-North-Up (heading from magnetic north
+/// in 9D; in 6D the heading starts at 0).
 public protocol AttitudeFilter {
     mutating func update(_ sample: IMUSample, dt: Double, useMagnetometer: Bool)
     var quaternion: Quaternion { get }

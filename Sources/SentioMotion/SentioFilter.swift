@@ -96,7 +96,7 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
             restMean = s.gyroscope
         }
         let w = s.gyroscope - bias
-        gyroQuat = (gyroQuat * Quaternion(rotationVector: w * dt)).normalized
+        gyroQuat = (gyroQuat * Quaternion(rotationVector: w * dt)).renormalized
 
         // Coefficients follow the sample period: the first period is a guess (MotionFusion
         // assumes 100 Hz) and live sensors change rate.
@@ -104,20 +104,24 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
         else if abs(accFilter!.dt - dt) > 0.1 * dt { accFilter!.design(tau: tauAcc, dt: dt) }
         let inertial = gyroQuat.rotate(s.accelerometer)
         let filtered = accFilter!.filter(inertial)
-        let earth = accQuat.rotate(filtered).normalized
-        if earth.norm > 0 {
-            // Rotate the filtered gravity direction exactly onto +z.
-            let qw = ((earth.z + 1) / 2).squareRoot()
-            let correction = qw > 1e-6 ? Quaternion(w: qw, x: 0.5 * earth.y / qw, y: -0.5 * earth.x / qw, z: 0) : Quaternion(w: 0, x: 1, y: 0, z: 0)
+        let earth = accQuat.rotate(filtered)
+        let n = earth.norm
+        if n > 0 {
+            // Rotate the filtered gravity direction exactly onto +z: about earth × z by the
+            // angle between them, the quaternion (n + earth.z, earth.y, −earth.x, 0) up to its
+            // length, which the product's normalization takes care of. (Upside down, where
+            // that axis vanishes, half a turn about x.)
+            let p = n + earth.z
+            let correction = p > 2e-12 * n ? Quaternion(w: p, x: earth.y, y: -earth.x, z: 0) : Quaternion(w: 0, x: 1, y: 0, z: 0)
             accQuat = (correction * accQuat).normalized
         }
 
-        attitude6D = (accQuat * gyroQuat).normalized
+        attitude6D = (accQuat * gyroQuat).renormalized
 
         guard useMagnetometer, let m = s.magnetometer, m.norm > 0 else { return }
         let mEarth = quaternion6D.rotate(m)
-        let norm = m.norm
-        let dipCos = (mEarth.x * mEarth.x + mEarth.y * mEarth.y).squareRoot() / norm, dipSin = mEarth.z / norm
+        let norm = m.norm, inverse = 1 / norm
+        let dipCos = (mEarth.x * mEarth.x + mEarth.y * mEarth.y).squareRoot() * inverse, dipSin = mEarth.z * inverse
         // Learn the undisturbed field's magnitude and dip; skip samples far from them.
         if magSamples < 300 {
             magNorm += (norm - magNorm) / Double(magSamples + 1)
@@ -125,9 +129,13 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
             magDipSin += (dipSin - magDipSin) / Double(magSamples + 1)
             magSamples += 1
         } else {
-            let learned = (magDipCos * magDipCos + magDipSin * magDipSin).squareRoot()
-            guard abs(norm - magNorm) < 0.1 * magNorm,
-                  dipCos * magDipCos + dipSin * magDipSin > Self.cosMaxDipChange * learned else {
+            // The dip differs by less than 10° when cos(difference) > cos 10°, with the learned
+            // (averaged, so shorter than unit) direction's length on the right: compared
+            // squared, as both sides are positive then, so no square root is needed.
+            let agreement = dipCos * magDipCos + dipSin * magDipSin
+            let learnedSquared = magDipCos * magDipCos + magDipSin * magDipSin
+            guard abs(norm - magNorm) < 0.1 * magNorm, agreement > 0,
+                  agreement * agreement > Self.cosMaxDipChange * Self.cosMaxDipChange * learnedSquared else {
                 // A field that stays different for long is the new normal (the device moved
                 // to another room, not past a magnet): learn it afresh.
                 magRejected += dt
@@ -142,14 +150,24 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
             magDipCos += follow * (dipCos - magDipCos)
             magDipSin += follow * (dipSin - magDipSin)
         }
-        let measured = atan2(mEarth.x, mEarth.y)
+        // The measured heading relative to the current one: the horizontal field turned back
+        // by delta (cos and sin of delta from the half-angle pair), its angle from north.
+        let (cosDelta, sinDelta) = (halfCos * halfCos - halfSin * halfSin, 2 * halfCos * halfSin)
+        let across = mEarth.x * cosDelta - mEarth.y * sinDelta, along = mEarth.y * cosDelta + mEarth.x * sinDelta
+        let d = Self.angle(across, along)
         // Converge fast at first (a running mean), then with the time constant.
         // Recomputed only when the step changes by more than rounding (timestamps jitter).
         if abs(dt - magGainStep) > 1e-6 * dt { magGainStep = dt; magGain = 1 - exp(-dt / tauMag) }
         let k = max(magGain, 1 / Double(min(samples, 10_000)))
-        var d = measured - delta
-        if abs(d) > .pi { d -= 2 * .pi * (d / (2 * .pi)).rounded() }
         turnHeading(by: k * d)
+    }
+
+    /// atan2(y, x), by its series when the angle is under 0.1 rad (steady tracking; the error
+    /// is below the first term left out, 0.1¹¹/11 < 1e-12 rad), by the library otherwise.
+    @inline(__always) static func angle(_ y: Double, _ x: Double) -> Double {
+        guard x > 0, abs(y) < 0.1 * x else { return atan2(y, x) }
+        let t = y / x, t2 = t * t
+        return t * (1 - t2 * (1 / 3 - t2 * (1 / 5 - t2 * (1 / 7 - t2 / 9))))
     }
 
     /// delta += step, with its half-angle cosine and sine turned along (a series for the
@@ -159,7 +177,8 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
         let h = step / 2
         guard abs(h) < 0.05 else { halfCos = cos(delta / 2); halfSin = sin(delta / 2); return }
         let h2 = h * h
-        let c = 1 - h2 / 2 + h2 * h2 / 24 - h2 * h2 * h2 / 720, s = h * (1 - h2 / 6 + h2 * h2 / 120 - h2 * h2 * h2 / 5040)
+        let c = 1 + h2 * (-0.5 + h2 * (1.0 / 24 - h2 * (1.0 / 720)))
+        let s = h * (1 + h2 * (-1.0 / 6 + h2 * (1.0 / 120 - h2 * (1.0 / 5040))))
         (halfCos, halfSin) = (halfCos * c - halfSin * s, halfSin * c + halfCos * s)
         // Keep the pair on the unit circle (first-order renormalisation, no square root).
         let r = 1.5 - 0.5 * (halfCos * halfCos + halfSin * halfSin)

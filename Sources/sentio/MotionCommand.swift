@@ -163,8 +163,17 @@ struct MotionCommand: ParsableCommand {
         func run() throws {
             guard samples > 0 else { throw ValidationError("--samples takes a positive count") }
             let trace = syntheticTrace(count: samples)
-            let r = try MotionCommand.withFusion(filter, mode: mode) { fusion in
-                try Bench.run(11) { fusion.reset(); _ = fusion.checksum(trace) }
+            // Each filter's fusion as its concrete type, as an app holds it (no existential
+            // dispatch per sample).
+            func measure<F: AttitudeFilter>(_ start: MotionFusion<F>) throws -> Bench.Result {
+                var fusion = start
+                return try Bench.run(11) { fusion.reset(); _ = fusion.checksum(trace) }
+            }
+            let nine = mode == .nineD
+            let r = switch filter {
+            case .sentio: try measure(MotionFusion(useMagnetometer: nine))
+            case .madgwick: try measure(MotionFusion(filter: MadgwickFilter.baseline, useMagnetometer: nine))
+            case .mahony: try measure(MotionFusion(filter: MahonyFilter.baseline, useMagnetometer: nine))
             }
             try JSONOutput.print(Result(samples_per_s: Double(samples) / (r.median_ms / 1000), samples: samples, median_ms: r.median_ms,
                                         mode: mode.rawValue, filter: filter.rawValue))
