@@ -1,21 +1,36 @@
+import Foundation
+
 /// What Core Motion calls device motion: the attitude and the accelerometer's reading split
 /// into gravity and the acceleration the user gives the device.
 ///
 /// Conventions: the attitude rotates the sensor frame into the earth frame (x east, y north,
 /// z up); `gravity` is the gravity vector seen in the sensor frame, pointing down (a device
-/// lying face up has gravity (0, 0, -9.81)); `userAcceleration` is the accelerometer's reading
-/// plus gravity, so it is zero at rest. Both in m/s² (divide by `standardGravity` for g).
+/// lying face up has gravity (0, 0, −1)); `userAcceleration` is the accelerometer's reading
+/// plus gravity, so it is zero at rest. Both in g, as Core Motion reports them.
 public struct DeviceMotion: Sendable, Hashable {
     public var time: Double
     public var attitude: Attitude
     public var rotationRate: Vector3
+    /// Gravity in the sensor frame (g).
     public var gravity: Vector3
+    /// The acceleration the user gives the device (g).
     public var userAcceleration: Vector3
 
-    /// Gravity in g, as Core Motion reports it.
-    public var gravityInG: Vector3 { gravity * (1 / standardGravity) }
-    /// User acceleration in g, as Core Motion reports it.
-    public var userAccelerationInG: Vector3 { userAcceleration * (1 / standardGravity) }
+    /// The compass heading of the device (degrees, 0 ≤ heading < 360, clockwise from north; in
+    /// 6D from the starting heading), as Core Motion's `heading`: where the top edge points,
+    /// seen from above. When the top points within 10° of straight up or down, where the
+    /// back faces instead (the way a camera held upright looks).
+    public var heading: Double {
+        let q = attitude.quaternion
+        let top = q.rotate(Vector3(0, 1, 0))
+        let horizontal = top.x * top.x + top.y * top.y
+        let d = horizontal > Self.minimumHorizontal ? top : q.rotate(Vector3(0, 0, -1))
+        let degrees = atan2(d.x, d.y) * 180 / .pi
+        return degrees < 0 ? degrees + 360 : (degrees >= 360 ? 0 : degrees)
+    }
+
+    /// sin²(10°): the top edge's horizontal part (squared) below which it has no direction.
+    static let minimumHorizontal = sin(10 * Double.pi / 180) * sin(10 * Double.pi / 180)
 
     /// Splits one sample's reading with an attitude estimated up to it; the rotation rate has
     /// the gyroscope bias removed.
@@ -23,7 +38,7 @@ public struct DeviceMotion: Sendable, Hashable {
         time = sample.time
         self.attitude = attitude
         rotationRate = sample.gyroscope - gyroscopeBias
-        gravity = attitude.quaternion.conjugate.rotate(Vector3(0, 0, -standardGravity))
+        gravity = attitude.quaternion.conjugate.rotate(Vector3(0, 0, -1))
         userAcceleration = sample.accelerometer + gravity
     }
 }

@@ -24,7 +24,7 @@ public struct FaithfulThrowDetector: Sendable {
     }
 
     public mutating func update(_ motion: DeviceMotion) -> ThrowEvent? {
-        let a = motion.userAccelerationInG.dot(axis)
+        let a = motion.userAcceleration.dot(axis)
         if a > threshold { lastAbove = a; return nil }
         guard let force = lastAbove else { return nil }
         lastAbove = nil
@@ -47,7 +47,7 @@ public struct ThrowDetector: Sendable {
     }
 
     public mutating func update(_ motion: DeviceMotion) -> ThrowEvent? {
-        let a = motion.userAccelerationInG
+        let a = motion.userAcceleration
         let magnitude = a.norm
         if magnitude > threshold {
             if magnitude > peak?.force ?? 0 { peak = (magnitude, a.normalized) }
@@ -73,7 +73,7 @@ public struct ShakeDetector: Sendable {
 
     /// True on the sample that completes a shake (then it starts counting anew).
     public mutating func update(_ motion: DeviceMotion) -> Bool {
-        let a = motion.userAccelerationInG
+        let a = motion.userAcceleration
         swings.removeAll { motion.time - $0.time > window }
         guard a.norm > threshold else { return false }
         let direction = a.normalized

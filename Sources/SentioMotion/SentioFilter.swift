@@ -63,6 +63,9 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
     public var magReferenceTime = 20.0
     /// Rotation below which the device may be resting: 2°/s.
     static let restRate = 2 * Double.pi / 180
+    /// Squared change of the accelerometer between samples below which it counts as steady:
+    /// (0.5 m/s²)², in g².
+    static let restAccelerationChange = (0.5 / standardGravity) * (0.5 / standardGravity)
 
     public init() {}
 
@@ -87,7 +90,7 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
         // is its bias, learned with a slow average.
         let accChange = s.accelerometer - lastAcc, rate = s.gyroscope - bias
         lastAcc = s.accelerometer
-        if rate.dot(rate) < Self.restRate * Self.restRate && accChange.dot(accChange) < 0.25 {
+        if rate.dot(rate) < Self.restRate * Self.restRate && accChange.dot(accChange) < Self.restAccelerationChange {
             restTime += dt
             restMean = restMean * 0.99 + s.gyroscope * 0.01
             if restTime > 1.5 { bias = bias * 0.995 + restMean * 0.005 }

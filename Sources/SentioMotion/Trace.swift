@@ -3,9 +3,14 @@ import Foundation
 /// One IMU sample in SI units: time (s), rotation rate (rad/s), acceleration (m/s²), magnetic
 /// field (µT, optional).
 public struct IMUSample: Sendable, Hashable {
+    /// Seconds.
     public var time: Double
+    /// Rotation rate (rad/s).
     public var gyroscope: Vector3
+    /// Acceleration in g, as Core Motion gives it (gravity included: about (0, 0, 1) lying face
+    /// up); `AccelerationUnit` converts from m/s².
     public var accelerometer: Vector3
+    /// Magnetic field (µT).
     public var magnetometer: Vector3?
 
     public init(time: Double, gyroscope: Vector3, accelerometer: Vector3, magnetometer: Vector3? = nil) {
@@ -41,20 +46,22 @@ public enum Trace {
     static let required = ["t", "gyr_x", "gyr_y", "gyr_z", "acc_x", "acc_y", "acc_z"]
     static let magnetic = ["mag_x", "mag_y", "mag_z"]
 
-    /// Samples from CSV text; accelerations are multiplied by `accelerationScale` (g → m/s²: 9.80665).
-    public static func read(_ text: String, accelerationScale: Double = 1) throws -> [IMUSample] {
+    /// Samples from CSV text whose `acc_*` columns are in `unit` (m/s² by default); the
+    /// samples hold g.
+    public static func read(_ text: String, accelerationUnit unit: AccelerationUnit = .metersPerSecondSquared) throws -> [IMUSample] {
         guard let table = CSVTable(text) else { throw TraceError.unreadable("no header line") }
-        return try samples(table, accelerationScale: accelerationScale)
+        return try samples(table, toG: 1 / unit.inG)
     }
 
     /// Samples and, when the trace carries them (as BROAD's do), the reference attitudes, from
     /// one parse of the text.
-    public static func readWithGroundTruth(_ text: String, accelerationScale: Double = 1) throws -> (samples: [IMUSample], truth: GroundTruth?) {
+    public static func readWithGroundTruth(_ text: String, accelerationUnit unit: AccelerationUnit = .metersPerSecondSquared) throws
+        -> (samples: [IMUSample], truth: GroundTruth?) {
         guard let table = CSVTable(text) else { throw TraceError.unreadable("no header line") }
-        return (try samples(table, accelerationScale: accelerationScale), GroundTruth(table))
+        return (try samples(table, toG: 1 / unit.inG), GroundTruth(table))
     }
 
-    static func samples(_ table: CSVTable, accelerationScale: Double) throws -> [IMUSample] {
+    static func samples(_ table: CSVTable, toG: Double) throws -> [IMUSample] {
         let columns = table.columns
         let missing = required.filter { columns[$0] == nil }
         guard missing.isEmpty else { throw TraceError.missingColumns(missing) }
@@ -70,7 +77,7 @@ public enum Trace {
             let t = try value("t")
             if let last = samples.last, t <= last.time { throw TraceError.timeNotIncreasing(line: lineNumber) }
             samples.append(IMUSample(time: t, gyroscope: Vector3(try value("gyr_x"), try value("gyr_y"), try value("gyr_z")),
-                                     accelerometer: Vector3(try value("acc_x"), try value("acc_y"), try value("acc_z")) * accelerationScale,
+                                     accelerometer: Vector3(try value("acc_x"), try value("acc_y"), try value("acc_z")) * toG,
                                      magnetometer: hasMag ? Vector3(try value("mag_x"), try value("mag_y"), try value("mag_z")) : nil))
         }
         return samples
@@ -78,13 +85,16 @@ public enum Trace {
 }
 
 extension Trace {
-    /// CSV text that `read` accepts: the required columns, and the magnetometer's when every
-    /// sample has one. Values are printed in full precision, so a round trip is exact.
-    public static func write(_ samples: [IMUSample]) -> String {
+    /// CSV text that `read` accepts: the required columns (accelerations in `unit`, m/s² by
+    /// default), and the magnetometer's when every sample has one. Values are printed in full
+    /// precision, so a round trip in g is exact (through m/s², to rounding).
+    public static func write(_ samples: [IMUSample], accelerationUnit unit: AccelerationUnit = .metersPerSecondSquared) -> String {
+        let scale = unit.inG
         let magnetic = !samples.isEmpty && samples.allSatisfy { $0.magnetometer != nil }
         var text = (required + (magnetic ? Self.magnetic : [])).joined(separator: ",") + "\n"
         for s in samples {
-            var fields = [s.time, s.gyroscope.x, s.gyroscope.y, s.gyroscope.z, s.accelerometer.x, s.accelerometer.y, s.accelerometer.z]
+            let a = s.accelerometer * scale
+            var fields = [s.time, s.gyroscope.x, s.gyroscope.y, s.gyroscope.z, a.x, a.y, a.z]
             if magnetic, let m = s.magnetometer { fields += [m.x, m.y, m.z] }
             text += fields.map { "\($0)" }.joined(separator: ",") + "\n"
         }

@@ -10,7 +10,6 @@ struct MotionCommand: ParsableCommand {
 
     enum Mode: String, ExpressibleByArgument, CaseIterable { case sixD = "6d", nineD = "9d" }
     enum FilterName: String, ExpressibleByArgument, CaseIterable { case sentio, madgwick, mahony }
-    enum AccelerationUnit: String, ExpressibleByArgument, CaseIterable { case mps2, g }
 
     /// Runs `body` with a fusion over the named filter; generic, so each filter's update is
     /// specialised rather than called through an existential.
@@ -24,10 +23,10 @@ struct MotionCommand: ParsableCommand {
         return try body(&fusion)
     }
 
-    /// Reads a trace file for `fuse` and `gestures`: samples in m/s², ground truth when present,
+    /// Reads a trace file for `fuse` and `gestures`: samples in g, ground truth when present,
     /// and a clear error when 9D is asked of a trace without a magnetometer.
     static func load(_ path: String, accUnit: AccelerationUnit, mode: Mode) throws -> (samples: [IMUSample], truth: GroundTruth?) {
-        let trace = try Trace.readWithGroundTruth(Trace.text(contentsOf: path), accelerationScale: accUnit == .g ? standardGravity : 1)
+        let trace = try Trace.readWithGroundTruth(Trace.text(contentsOf: path), accelerationUnit: accUnit)
         if mode == .nineD, !trace.samples.allSatisfy({ $0.magnetometer != nil }) {
             throw ValidationError("\(path): --mode 9d needs mag_x, mag_y, mag_z columns; use --mode 6d")
         }
@@ -48,7 +47,7 @@ struct MotionCommand: ParsableCommand {
         @Option(help: "Write the attitude, gravity and user acceleration per sample to this CSV.") var out: String?
         @Option(help: "6d (heading starts at 0) or 9d (heading from magnetic north; needs mag_* columns).") var mode: Mode = .nineD
         @Option(help: "sentio, madgwick or mahony.") var filter: FilterName = .sentio
-        @Option(help: "Unit of the acc_* columns: mps2 or g.") var accUnit: AccelerationUnit = .mps2
+        @Option(help: "Unit of the acc_* columns: mps2 or g.") var accUnit: AccelerationUnit = .metersPerSecondSquared
         @Flag(help: "Print one JSON object (see the README for the keys).") var json = false
         @Option(help: "Fuse the whole trace N times in one process; print median/min/max ms and samples per second.") var bench: Int?
 
@@ -110,7 +109,7 @@ struct MotionCommand: ParsableCommand {
 
         @Argument(help: "The trace (same columns as fuse).") var trace: String
         @Option(help: "6d or 9d (9d needs mag_* columns).") var mode: Mode = .sixD
-        @Option(help: "Unit of the acc_* columns: mps2 or g.") var accUnit: AccelerationUnit = .mps2
+        @Option(help: "Unit of the acc_* columns: mps2 or g.") var accUnit: AccelerationUnit = .metersPerSecondSquared
         @Option(help: "Throw threshold in g.") var threshold = 1.0
         @Flag(help: "Print one JSON object per gesture.") var json = false
 
@@ -194,7 +193,7 @@ struct MotionCommand: ParsableCommand {
                 attitude = (attitude * Quaternion(rotationVector: w * 0.005)).normalized
                 let inverse = attitude.conjugate
                 return IMUSample(time: t, gyroscope: w + Vector3(noise(), noise(), noise()),
-                                 accelerometer: inverse.rotate(Vector3(0, 0, standardGravity)) + Vector3(noise(), noise(), noise()),
+                                 accelerometer: inverse.rotate(Vector3(0, 0, 1)) + Vector3(noise(), noise(), noise()) * (1 / standardGravity),
                                  magnetometer: inverse.rotate(Vector3(0, 20, -43.6)) + Vector3(noise(), noise(), noise()))
             }
         }
@@ -219,3 +218,5 @@ extension MotionFusing {
         return sum
     }
 }
+
+extension AccelerationUnit: ExpressibleByArgument {}

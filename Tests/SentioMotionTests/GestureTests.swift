@@ -9,8 +9,7 @@ import Testing
 struct GestureTests {
     /// Device motion whose user acceleration is `g` (in g) for a device lying flat.
     static func motion(_ time: Double, _ g: Vector3) -> DeviceMotion {
-        let user = g * standardGravity
-        return DeviceMotion(sample: IMUSample(time: time, gyroscope: .zero, accelerometer: user + Vector3(0, 0, standardGravity)),
+        DeviceMotion(sample: IMUSample(time: time, gyroscope: .zero, accelerometer: g + Vector3(0, 0, 1)),
                             attitude: Attitude(quaternion: .identity))
     }
 

@@ -25,11 +25,14 @@ struct TraceTests {
         #expect(throws: expected) { try Trace.read(text) }
     }
 
-    @Test("Columns are found by name, extra columns ignored, g scaled to m/s²")
+    @Test("Columns are found by name, extra columns ignored; accelerations in g or m/s² become g")
     func columnsByName() throws {
         let text = "acc_z,acc_y,acc_x,extra,gyr_z,gyr_y,gyr_x,t\n1,0,0,hello,0.5,0,0,0.25\n"
-        let samples = try Trace.read(text, accelerationScale: standardGravity)
-        #expect(samples == [IMUSample(time: 0.25, gyroscope: Vector3(0, 0, 0.5), accelerometer: Vector3(0, 0, standardGravity))])
+        let samples = try Trace.read(text, accelerationUnit: .g)
+        #expect(samples == [IMUSample(time: 0.25, gyroscope: Vector3(0, 0, 0.5), accelerometer: Vector3(0, 0, 1))])
+        // 9.80665 m/s² is one g exactly (standard gravity).
+        let metric = try Trace.read("t,gyr_x,gyr_y,gyr_z,acc_x,acc_y,acc_z\n0,0,0,0,0,-9.80665,19.6133\n")
+        #expect((metric[0].accelerometer - Vector3(0, -1, 2)).norm < 1e-15)
     }
 
     @Test("write then read gives the same samples, with and without the magnetometer")
@@ -41,7 +44,10 @@ struct TraceTests {
                           accelerometer: Vector3(random.uniform(-30, 30), random.uniform(-30, 30), random.uniform(-30, 30)),
                           magnetometer: magnetic ? Vector3(random.uniform(-60, 60), 1e-7, -42.123456789) : nil)
             }
-            #expect(try Trace.read(Trace.write(samples)) == samples)
+            #expect(try Trace.read(Trace.write(samples, accelerationUnit: .g), accelerationUnit: .g) == samples)
+            // Through m/s² (the default unit of files) the accelerations come back to rounding.
+            let metric = try Trace.read(Trace.write(samples))
+            #expect(zip(metric, samples).allSatisfy { ($0.accelerometer - $1.accelerometer).norm < 1e-13 && $0.time == $1.time && $0.gyroscope == $1.gyroscope })
         }
     }
 
@@ -88,12 +94,12 @@ struct DeviceMotionTests {
         var fusion = MotionFusion(useMagnetometer: false)
         var last: DeviceMotion?
         for i in 0 ..< 2000 {
-            let acc = Vector3(0, sin(tilt), cos(tilt)) * standardGravity
+            let acc = Vector3(0, sin(tilt), cos(tilt))
             last = fusion.update(IMUSample(time: Double(i) / 200, gyroscope: Vector3(0.002, -0.001, 0.0005), accelerometer: acc))
         }
         let m = last!
-        #expect(m.userAcceleration.norm < 0.02, "user acceleration \(m.userAcceleration)")
-        #expect(abs(m.gravity.norm - standardGravity) < 1e-9)
+        #expect(m.userAcceleration.norm < 0.002, "user acceleration \(m.userAcceleration) g")
+        #expect(abs(m.gravity.norm - 1) < 1e-9)
         #expect(abs(abs(m.attitude.pitch) - tilt) < 0.3 * .pi / 180, "pitch \(m.attitude.pitch * 180 / .pi)°")
         // The constant gyroscope offset is learned as bias while resting.
         #expect((fusion.filter.gyroscopeBias - Vector3(0.002, -0.001, 0.0005)).norm < 2e-4, "bias \(fusion.filter.gyroscopeBias)")
@@ -103,9 +109,9 @@ struct DeviceMotionTests {
     @Test("A push shows up as user acceleration, not as a tilt")
     func push() {
         var fusion = MotionFusion(useMagnetometer: false)
-        for i in 0 ..< 1000 { _ = fusion.update(IMUSample(time: Double(i) / 200, gyroscope: .zero, accelerometer: Vector3(0, 0, standardGravity))) }
-        let m = fusion.update(IMUSample(time: 5.005, gyroscope: .zero, accelerometer: Vector3(4, 0, standardGravity)))
-        #expect((m.userAcceleration - Vector3(4, 0, 0)).norm < 0.05, "user acceleration \(m.userAcceleration)")
+        for i in 0 ..< 1000 { _ = fusion.update(IMUSample(time: Double(i) / 200, gyroscope: .zero, accelerometer: Vector3(0, 0, 1))) }
+        let m = fusion.update(IMUSample(time: 5.005, gyroscope: .zero, accelerometer: Vector3(0.4, 0, 1)))
+        #expect((m.userAcceleration - Vector3(0.4, 0, 0)).norm < 0.005, "user acceleration \(m.userAcceleration) g")
     }
 }
 
@@ -124,7 +130,7 @@ struct MagneticTests {
         for i in 0 ..< 100 * 100 {
             let t = Double(i) / 100
             let field = (t >= 5 && t < 15) || t >= 20 ? turned : north
-            let m = fusion.update(IMUSample(time: t, gyroscope: .zero, accelerometer: Vector3(0, 0, standardGravity), magnetometer: field))
+            let m = fusion.update(IMUSample(time: t, gyroscope: .zero, accelerometer: Vector3(0, 0, 1), magnetometer: field))
             if t >= 5 && t < 15 { headingDuringMagnet = max(headingDuringMagnet, abs(m.attitude.yaw)) }
             finalHeading = m.attitude.yaw
         }
