@@ -17,6 +17,8 @@ public struct ScreenReading: Sendable, Equatable {
     public var hp: Int?
     public var hpMax: Int?
     public var stardust: Int?
+    /// The level arc and its dot (the level follows from it with the trainer level).
+    public var arc: LevelArc?
     public var fields: [String: ScreenField] = [:]
 }
 
@@ -195,6 +197,8 @@ public final class ScreenReader {
                 reading.fields["cp"] = ScreenField(text: r.text, confidence: r.confidence, box: cpBox)
             }
         }
+
+        reading.arc = LevelArc.find(in: image, bar: bar)
 
         // The power-up button: the next long run of the bar's green, starting at the left edge.
         if let button = ScreenReader.button(image, below: bar.y + bar.height + u(300)) {

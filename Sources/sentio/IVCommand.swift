@@ -85,21 +85,45 @@ struct IVCommand: ParsableCommand {
     }
 
     struct Scan: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Read a detail screenshot (work in progress: name, CP, HP, stardust) and compute the IVs.")
+        static let configuration = CommandConfiguration(abstract: "Read a detail screenshot (work in progress: name, CP, HP, stardust, level arc) and compute the IVs.")
         @Argument(help: "A screenshot (PNG or JPEG).") var image: String
-        @Option(help: "Use the base stats in force on this date (YYYY-MM-DD).") var statsAsOf: String?
+        @Option(help: "Trainer level: with the level arc it fixes the Pokémon's level.") var trainerLevel: Int?
+        @Option(help: "Use the base stats (and level rules) in force on this date (YYYY-MM-DD).") var statsAsOf: String?
         @Flag(help: "Print JSON.") var json = false
+        @Option(help: "Scan N times in one process and print median/min/max ms.") var bench: Int?
 
         struct Out: Encodable {
             let species: String?, cp: Int?, hp: Int?, hpMax: Int?, stardustCost: Int?
             let levels: [Double], ivs: [Calc.Result.IV]
+            /// Where the arc's dot sits, 0 at level 1 to 1 at the highest level (null: no arc found).
+            let arcFraction: Double?
             let fields: [String: FieldOut]
             struct FieldOut: Encodable { let text: String, confidence: Double, box: [Int] }
         }
 
         func run() throws {
             let screen = try ImageIO.read(image)
-            let reading = try ScreenReader().read(screen)
+            if let trainerLevel, !(1 ... 80).contains(trainerLevel) { throw ValidationError("--trainer-level is 1 to 80, not \(trainerLevel)") }
+            let reader = try ScreenReader()
+            if let bench {
+                guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
+                return try Bench.report(bench) { _ = try scan(reader, screen) }
+            }
+            let (reading, speciesName, found) = try scan(reader, screen)
+            let out = Out(species: speciesName ?? reading.name, cp: reading.cp, hp: reading.hp, hpMax: reading.hpMax, stardustCost: reading.stardust,
+                          levels: Set(found.map(\.level)).sorted(),
+                          ivs: found.map { .init(level: $0.level, attack: $0.attack, defense: $0.defense, stamina: $0.stamina, percent: ($0.percent * 10).rounded() / 10) },
+                          arcFraction: reading.arc.map { ($0.fraction * 10000).rounded() / 10000 },
+                          fields: reading.fields.mapValues { .init(text: $0.text, confidence: $0.confidence, box: [$0.box.x, $0.box.y, $0.box.width, $0.box.height]) })
+            if json { return try JSONOutput.print(out) }
+            let levels = out.levels.map { String($0) }.joined(separator: ", ")
+            print("\(out.species ?? "?") CP \(out.cp.map(String.init) ?? "?") HP \(out.hp.map(String.init) ?? "?")/\(out.hpMax.map(String.init) ?? "?") stardust \(out.stardustCost.map(String.init) ?? "?"): \(found.count) IV combinations" + (levels.isEmpty ? "" : ", level \(levels)"))
+        }
+
+        /// The whole scan: read the screen, match the species, enumerate the IVs; with the
+        /// trainer level, keep the level the arc's dot marks among those CP, HP and stardust allow.
+        func scan(_ reader: ScreenReader, _ screen: Image) throws -> (ScreenReading, String?, [IVCombination]) {
+            let reading = try reader.read(screen)
             var found: [IVCombination] = []
             var speciesName: String?
             if let name = reading.name, let cp = reading.cp, let hpMax = reading.hpMax, let dust = reading.stardust {
@@ -110,14 +134,13 @@ struct IVCommand: ParsableCommand {
                 if let species = exact.flatMap({ fits($0) ? $0 : nil }) ?? GameData.shared.closestSpecies(to: name, asOf: statsAsOf, where: fits) {
                     speciesName = species.name
                     found = try calculator.combinations(IVQuery(species: species, cp: cp, hp: hpMax, stardust: dust))
+                    if let trainerLevel, let arc = reading.arc,
+                       let level = arc.level(trainerLevel: trainerLevel, asOf: statsAsOf, among: Array(Set(found.map(\.level)))) {
+                        found = found.filter { $0.level == level }
+                    }
                 }
             }
-            let out = Out(species: speciesName ?? reading.name, cp: reading.cp, hp: reading.hp, hpMax: reading.hpMax, stardustCost: reading.stardust,
-                          levels: Set(found.map(\.level)).sorted(),
-                          ivs: found.map { .init(level: $0.level, attack: $0.attack, defense: $0.defense, stamina: $0.stamina, percent: ($0.percent * 10).rounded() / 10) },
-                          fields: reading.fields.mapValues { .init(text: $0.text, confidence: $0.confidence, box: [$0.box.x, $0.box.y, $0.box.width, $0.box.height]) })
-            if json { return try JSONOutput.print(out) }
-            print("\(out.species ?? "?") CP \(out.cp.map(String.init) ?? "?") HP \(out.hp.map(String.init) ?? "?")/\(out.hpMax.map(String.init) ?? "?") stardust \(out.stardustCost.map(String.init) ?? "?"): \(found.count) IV combinations")
+            return (reading, speciesName, found)
         }
     }
 

@@ -6,7 +6,8 @@ import Testing
 
 /// The screenshot reader is work in progress: these floors guard what it reads today on the
 /// 47 real screenshots; the bars (CP ≥ 97%, HP ≥ 97%, species ≥ 95%, stardust ≥ 95%)
-/// are not reached yet.
+/// are not reached yet. The level arc's bar (exact level ≥ 90% where the trainer level is
+/// known) is checked; its angle calibration was fitted on these same 11 Android screenshots.
 @Suite("Screen reader", .serialized)
 struct ScreenReaderTests {
     @Test("reads the fields it can on the real screenshots; refuses what is not a detail screen")
@@ -18,9 +19,22 @@ struct ScreenReaderTests {
         let header = rows.removeFirst()
         func col(_ name: String) -> Int { header.firstIndex(of: name)! }
         var counts = (screens: 0, hp: 0, cp: 0, dust: 0, name: 0)
+        // The level from the arc, for the screenshots whose trainer level is known: alone (the
+        // nearest half level) and among the levels the manifest's CP, HP and stardust allow.
+        var levels = (known: 0, alone: 0, among: 0)
         for row in rows where row.count == header.count {
             counts.screens += 1
             guard let reading = try? reader.read(ImageIO.read(fixtures + "/pogo/screens/" + row[0])) else { continue }
+            if let trainer = Int(row[col("trainer_level")]), let truth = Double(row[col("level_label")]) {
+                levels.known += 1
+                // These screenshots are from 2017 (arc up to trainer level + 1.5).
+                let candidates = row[col("consistent_levels")].split(separator: " ").compactMap { Double($0) }
+                let alone = reading.arc?.level(trainerLevel: trainer, asOf: "2017-06-01")
+                let among = reading.arc?.level(trainerLevel: trainer, asOf: "2017-06-01", among: candidates)
+                if alone == truth { levels.alone += 1 }
+                if among == truth { levels.among += 1 }
+                if alone != truth { print("level arc: \(row[0]): dot at \(reading.arc?.fraction ?? -1), level \(alone ?? -1) alone, \(among ?? -1) among \(candidates), truth \(truth)") }
+            }
             if reading.hpMax == Int(row[col("hp_max")]) { counts.hp += 1 }
             if reading.cp == Int(row[col("cp")]) { counts.cp += 1 }
             if reading.stardust == Int(row[col("stardust_cost")]) { counts.dust += 1 }
@@ -29,6 +43,8 @@ struct ScreenReaderTests {
         print("screen reader: of \(counts.screens) screenshots, max HP \(counts.hp), CP \(counts.cp), stardust \(counts.dust), name \(counts.name) read right")
         #expect(counts.screens == 47)
         #expect(counts.hp >= 42 && counts.name >= 33 && counts.cp >= 35 && counts.dust >= 37)
+        print("level arc: of \(levels.known) screenshots with a known trainer level, the exact level alone \(levels.alone), among the consistent levels \(levels.among)")
+        #expect(levels.known == 12 && levels.among * 10 >= levels.known * 9)
         // A photo is not a detail screen: a clear error, no fields made up.
         let photo = try ImageIO.read(fixtures + "/reference/images/astronaut.png")
         #expect(throws: IVError.self) { try reader.read(photo) }
