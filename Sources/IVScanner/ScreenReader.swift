@@ -33,16 +33,34 @@ public final class ScreenReader {
         ocr = try TextRecognizer()
     }
 
-    /// The HP bar: the first long horizontal run of the bar's green in the middle of the screen.
+    /// The HP bar: the first thin, long horizontal run of the bar's colours, centred on the
+    /// screen, with the white card above and below it, in the middle of the screen. The bar's
+    /// colours are its green fill, the yellow or red fill of a hurt Pokémon, and the gray of the
+    /// empty track (a Pokémon at 1 HP shows almost nothing else).
     static func hpBar(_ image: Image) -> PixelRect? {
         let w = image.width, h = image.height
-        func green(_ p: RGBA) -> Bool { Int(p.g) > 150 && Int(p.g) - Int(p.r) > 50 && Int(p.b) > 90 && Int(p.g) - Int(p.b) > 10 }
-        var found: (y: Int, x0: Int, x1: Int)?
-        var thickness = 0
+        func barColour(_ p: RGBA) -> Bool {
+            let (r, g, b) = (Int(p.r), Int(p.g), Int(p.b))
+            if g > 150 && g - r > 50 && b > 90 && g - b > 10 { return true }             // green fill
+            if abs(r - g) < 12 && abs(g - b) < 12 && (185 ... 225).contains(r) { return true } // empty track
+            return r > 200 && b < 120 && r - b > 120                                       // yellow or red fill
+        }
+        func white(_ x: Int, _ y: Int) -> Bool {
+            guard y >= 0, y < h else { return false }
+            let p = image.pixel(x: x, y: y)
+            return p.r > 225 && p.g > 225 && p.b > 225
+        }
+        var run: (y: Int, x0: Int, x1: Int, rows: Int)?
+        func accept(_ r: (y: Int, x0: Int, x1: Int, rows: Int)) -> PixelRect? {
+            let mid = (r.x0 + r.x1) / 2, margin = max(2, w / 100)
+            guard r.rows <= max(3, w / 60), abs(mid - w / 2) < w / 15,
+                  white(mid, r.y - margin), white(mid, r.y + r.rows + margin) else { return nil }
+            return PixelRect(x: r.x0, y: r.y, width: r.x1 - r.x0, height: r.rows)
+        }
         for y in h * 3 / 10 ..< h * 8 / 10 {
             var best = (0, 0), start = -1
             for x in 0 ..< w {
-                if green(image.pixel(x: x, y: y)) { if start < 0 { start = x } } else {
+                if barColour(image.pixel(x: x, y: y)) { if start < 0 { start = x } } else {
                     if start >= 0, x - start > best.1 - best.0 { best = (start, x) }
                     start = -1
                 }
@@ -50,14 +68,13 @@ public final class ScreenReader {
             if start >= 0, w - start > best.1 - best.0 { best = (start, w) }
             let length = best.1 - best.0
             if length > w * 3 / 10 && length < w * 8 / 10 && best.0 > w / 10 {
-                if found == nil { found = (y, best.0, best.1) }
-                thickness += 1
-            } else if found != nil {
-                break
+                if let r = run { run = (r.y, min(r.x0, best.0), max(r.x1, best.1), r.rows + 1) } else { run = (y, best.0, best.1, 1) }
+            } else if let r = run {
+                if let bar = accept(r) { return bar }
+                run = nil
             }
         }
-        guard let bar = found, thickness <= max(3, w / 60) else { return nil }
-        return PixelRect(x: bar.x0, y: bar.y, width: bar.x1 - bar.x0, height: thickness)
+        return nil
     }
 
     /// Crops `rect`, enlarges small text, and makes it dark on light for Tesseract.
