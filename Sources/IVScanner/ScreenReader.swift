@@ -90,18 +90,28 @@ public final class ScreenReader {
                 }
             }
         }
-        var crop = colour.converted(to: .gray8)
+        // Light text is pure white: its darkest channel stays near 255 where a yellow sun's
+        // glow or a pale sky drops in blue or red. Dark text: plain luminance.
+        var crop = lightText ? try ScreenReader.darkestChannel(colour) : colour.converted(to: .gray8)
         let scale = max(1, 60.0 / Double(r.height))
         crop = try crop.resized(to: Size(width: Int(Double(r.width) * scale), height: Int(Double(r.height) * scale)))
-        // Light text (CP) is near-white on any background; dark text sits on the card, where
-        // Otsu's threshold separates it from the (white or pale green) background.
-        let threshold = lightText ? 235 : ScreenReader.otsu(crop.packedBytes)
+        // Light text (CP) is near-white, but so can be the sky behind it: the text is what is
+        // white and brighter than its surroundings once everything thinner than a quarter of
+        // the field's height is taken away (a white top-hat). Dark text sits on the
+        // card, where Otsu's threshold separates it from the (white or pale green) background.
         var out = crop
-        for y in 0 ..< out.height {
-            for x in 0 ..< out.width {
-                let v = Int(crop[x, y, 0])
-                let ink = lightText ? v > threshold : v < threshold
-                out[x, y, 0] = ink ? 0 : 255
+        if lightText {
+            let background = ScreenReader.opening(crop, size: max(5, crop.height / 4))
+            for y in 0 ..< out.height {
+                for x in 0 ..< out.width {
+                    let v = Int(crop[x, y, 0]), rise = v - Int(background[y * crop.width + x])
+                    out[x, y, 0] = v >= 245 && rise > 6 ? 0 : 255
+                }
+            }
+        } else {
+            let threshold = ScreenReader.otsu(crop.packedBytes)
+            for y in 0 ..< out.height {
+                for x in 0 ..< out.width { out[x, y, 0] = Int(crop[x, y, 0]) < threshold ? 0 : 255 }
             }
         }
         // SENTIO_DEBUG_SCAN=DIR keeps every field as cut and as binarized, for tuning.
@@ -158,6 +168,40 @@ public final class ScreenReader {
         var out = try Image(width: x1 - x0 + 1 + 2 * margin, height: y1 - y0 + 1 + 2 * margin, format: .gray8, fill: 255)
         for y in y0 ... y1 { for x in x0 ... x1 where kept.contains(label[y * w + x]) { out[x - x0 + margin, y - y0 + margin, 0] = 0 } }
         return out
+    }
+
+    /// min(R, G, B) per pixel, as a gray image.
+    static func darkestChannel(_ rgb: Image) throws -> Image {
+        var out = try Image(width: rgb.width, height: rgb.height, format: .gray8)
+        for y in 0 ..< rgb.height {
+            for x in 0 ..< rgb.width { let p = rgb.pixel(x: x, y: y); out[x, y, 0] = min(p.r, p.g, p.b) }
+        }
+        return out
+    }
+
+    /// Grayscale opening (a minimum then a maximum over `size`×`size` squares, each done as
+    /// two one-dimensional passes): what remains of the image once every bright detail
+    /// narrower than `size` is flattened.
+    static func opening(_ gray: Image, size: Int) -> [UInt8] {
+        let w = gray.width, h = gray.height, half = size / 2
+        var values = gray.withUnsafeBytes { p in (0 ..< w * h).map { p[($0 / w) * gray.rowStride + $0 % w] } }
+        func pass(_ horizontal: Bool, _ pick: (UInt8, UInt8) -> UInt8) {
+            var out = values
+            for y in 0 ..< h {
+                for x in 0 ..< w {
+                    var m = values[y * w + x]
+                    for d in -half ... half {
+                        let (xx, yy) = horizontal ? (x + d, y) : (x, y + d)
+                        guard xx >= 0, yy >= 0, xx < w, yy < h else { continue }
+                        m = pick(m, values[yy * w + xx])
+                    }
+                    out[y * w + x] = m
+                }
+            }
+            values = out
+        }
+        pass(true, min); pass(false, min); pass(true, max); pass(false, max)
+        return values
     }
 
     /// Otsu's threshold: the gray level that best splits the histogram into two classes.
