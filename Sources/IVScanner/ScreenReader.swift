@@ -86,7 +86,9 @@ public final class ScreenReader {
             for y in 0 ..< colour.height {
                 for x in 0 ..< colour.width {
                     let p = colour.pixel(x: x, y: y)
-                    if Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) > 70 { for k in 0 ..< 3 { colour[x, y, k] = 255 } }
+                    // Red text (a cost the player cannot pay) stays: red well above green and blue.
+                    let red = Int(p.r) - Int(max(p.g, p.b)) > 80
+                    if !red && Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) > 70 { for k in 0 ..< 3 { colour[x, y, k] = 255 } }
                 }
             }
         }
@@ -261,11 +263,21 @@ public final class ScreenReader {
 
         reading.arc = LevelArc.find(in: image, bar: bar)
 
-        // The power-up button: the next long run of the bar's green, starting at the left edge.
-        if let button = ScreenReader.button(image, below: bar.y + bar.height + u(300)) {
-            // The stardust cost: right of the button, after the stardust icon.
-            let cy = button.y + button.height / 2
-            let dustBox = PixelRect(x: button.x + button.width + u(20), y: cy - u(60), width: u(230), height: u(120))
+        // The stardust cost: right of the power-up button, after the stardust icon. On the
+        // fixtures' devices the row sits 490–570 units below the HP bar and the digits start
+        // 0–9 units right of the centre. The green button, when found near there, places the
+        // row exactly; a disabled button (not enough candy) is pale, not green, and then the
+        // layout alone places it (the 120-unit box holds the digits anywhere in that range).
+        do {
+            let expected = bar.y + bar.height + u(525)
+            var cy = expected, left = centre + u(8)
+            if let button = ScreenReader.button(image, below: bar.y + bar.height + u(300)),
+               abs(button.y + button.height / 2 - expected) < u(60) {
+                cy = button.y + button.height / 2
+                // A label-less stretch of the button's gradient can end the run early.
+                if abs(button.x + button.width + u(20) - left) < u(40) { left = button.x + button.width + u(20) }
+            }
+            let dustBox = PixelRect(x: left, y: cy - u(60), width: u(230), height: u(120))
             var dust = ScreenField(text: "", confidence: 0, box: dustBox)
             if let digits = try ScreenReader.tallestGlyphs(prepare(image, dustBox, lightText: false)) {
                 let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
