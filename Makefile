@@ -50,7 +50,7 @@ reference: models
 # ways), then 100,000 mutated files per image decoder and 10,000 mutated models.
 test: models reference
 	$(SWIFT) build -c release --product sentio-fuzz
-	$(SWIFT) test -c release
+	OMP_THREAD_LIMIT=1 $(SWIFT) test -c release  # Tesseract on one thread, as `sentio iv` runs it
 	.build/release/sentio-fuzz $(FUZZ_ITERATIONS)
 
 # Decoding speed against libjpeg-turbo's djpeg on a 12-megapixel JPEG (not part of the tests).

@@ -122,6 +122,23 @@ extension GameData {
         return previous[y.count]
     }
 
+    /// The candy family a candy label names ("PIKACHU CANDY", "CARAMELOS PIDGEY", "CARAMELLE
+    /// PIDGEY": the family's first species), tolerating a misread letter in three; nil when
+    /// no family's name is that close (German and French labels use other names).
+    public func family(candy label: String) -> String? {
+        let ignored: Set<String> = ["CANDY", "CARAMELOS", "CARAMELLE", "CARAMELO", "DE", "DI"]
+        let words: [String] = label.uppercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
+        let name = words.filter { !ignored.contains($0) }.joined()
+        guard name.count >= 3 else { return nil }
+        var best: (family: String, distance: Int)?
+        for family in Set(species.map(\.family)).sorted() {
+            let d = GameData.editDistance(name, family)
+            if d < (best?.distance ?? .max) { best = (family, d) }
+        }
+        guard let best, best.distance <= max(1, name.count / 3) else { return nil }
+        return best.family
+    }
+
     /// The species whose name is nearest a misread `name` (within a third of its letters), among
     /// those `acceptable` keeps — the reader passes "has an IV combination for what else was
     /// read", so a misread name only resolves to a species the numbers fit.

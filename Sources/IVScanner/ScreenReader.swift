@@ -17,6 +17,8 @@ public struct ScreenReading: Sendable, Equatable {
     public var hp: Int?
     public var hpMax: Int?
     public var stardust: Int?
+    /// The candy's name as read ("PIKACHU CANDY"; names the family, even under a nickname).
+    public var candyName: String?
     /// The level arc and its dot (the level follows from it with the trainer level).
     public var arc: LevelArc?
     public var fields: [String: ScreenField] = [:]
@@ -278,6 +280,11 @@ public final class ScreenReader {
                 if abs(button.x + button.width + u(20) - left) < u(40) { left = button.x + button.width + u(20) }
             }
             let dustBox = PixelRect(x: left, y: cy - u(60), width: u(230), height: u(120))
+            // The candy's name: the line 74 units above the stardust row, in the right half.
+            let candyBox = PixelRect(x: centre + u(20), y: cy - u(102), width: u(480), height: u(56))
+            let candy = try read(image, candyBox, lightText: false, characters: nil)
+            let candyText = candy.text.filter { $0.isLetter || $0 == " " || $0 == "-" || $0 == "'" || $0 == "." }.trimmingCharacters(in: .whitespaces)
+            if !candyText.isEmpty { reading.candyName = candyText; reading.fields["candyName"] = candy }
             var dust = ScreenField(text: "", confidence: 0, box: dustBox)
             if let digits = try ScreenReader.tallestGlyphs(prepare(image, dustBox, lightText: false)) {
                 let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")

@@ -99,18 +99,28 @@ struct IVCommand: ParsableCommand {
             let arcFraction: Double?
             let fields: [String: FieldOut]
             struct FieldOut: Encodable { let text: String, confidence: Double, box: [Int] }
+
+            enum Key: String, CodingKey { case species, cp, hp, hpMax, stardustCost, levels, ivs, arcFraction, fields }
+            /// Every key always present (null when not read), as the README promises.
+            func encode(to encoder: Encoder) throws {
+                var c = encoder.container(keyedBy: Key.self)
+                try c.encode(species, forKey: .species); try c.encode(cp, forKey: .cp); try c.encode(hp, forKey: .hp)
+                try c.encode(hpMax, forKey: .hpMax); try c.encode(stardustCost, forKey: .stardustCost); try c.encode(levels, forKey: .levels)
+                try c.encode(ivs, forKey: .ivs); try c.encode(arcFraction, forKey: .arcFraction); try c.encode(fields, forKey: .fields)
+            }
         }
 
         func run() throws {
             let screen = try ImageIO.read(image)
             if let trainerLevel, !(1 ... 80).contains(trainerLevel) { throw ValidationError("--trainer-level is 1 to 80, not \(trainerLevel)") }
-            let reader = try ScreenReader()
+            let scanner = try ScreenScanner()
+            func scan() throws -> ScreenScan { try scanner.scan(screen, trainerLevel: trainerLevel, statsAsOf: statsAsOf) }
             if let bench {
                 guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
-                return try Bench.report(bench) { _ = try scan(reader, screen) }
+                return try Bench.report(bench) { _ = try scan() }
             }
-            let (reading, speciesName, found) = try scan(reader, screen)
-            let out = Out(species: speciesName ?? reading.name, cp: reading.cp, hp: reading.hp, hpMax: reading.hpMax, stardustCost: reading.stardust,
+            let result = try scan(), reading = result.reading, found = result.combinations
+            let out = Out(species: result.species?.name, cp: reading.cp, hp: reading.hp, hpMax: reading.hpMax, stardustCost: reading.stardust,
                           levels: Set(found.map(\.level)).sorted(),
                           ivs: found.map { .init(level: $0.level, attack: $0.attack, defense: $0.defense, stamina: $0.stamina, percent: ($0.percent * 10).rounded() / 10) },
                           arcFraction: reading.arc.map { ($0.fraction * 10000).rounded() / 10000 },
@@ -118,29 +128,6 @@ struct IVCommand: ParsableCommand {
             if json { return try JSONOutput.print(out) }
             let levels = out.levels.map { String($0) }.joined(separator: ", ")
             print("\(out.species ?? "?") CP \(out.cp.map(String.init) ?? "?") HP \(out.hp.map(String.init) ?? "?")/\(out.hpMax.map(String.init) ?? "?") stardust \(out.stardustCost.map(String.init) ?? "?"): \(found.count) IV combinations" + (levels.isEmpty ? "" : ", level \(levels)"))
-        }
-
-        /// The whole scan: read the screen, match the species, enumerate the IVs; with the
-        /// trainer level, keep the level the arc's dot marks among those CP, HP and stardust allow.
-        func scan(_ reader: ScreenReader, _ screen: Image) throws -> (ScreenReading, String?, [IVCombination]) {
-            let reading = try reader.read(screen)
-            var found: [IVCombination] = []
-            var speciesName: String?
-            if let name = reading.name, let cp = reading.cp, let hpMax = reading.hpMax, let dust = reading.stardust {
-                let calculator = IVCalculator()
-                func fits(_ s: Species) -> Bool { !((try? calculator.combinations(IVQuery(species: s, cp: cp, hp: hpMax, stardust: dust))) ?? []).isEmpty }
-                // The name as read, else the nearest species name that the numbers fit.
-                let exact = try? GameData.shared.species(name, asOf: statsAsOf)
-                if let species = exact.flatMap({ fits($0) ? $0 : nil }) ?? GameData.shared.closestSpecies(to: name, asOf: statsAsOf, where: fits) {
-                    speciesName = species.name
-                    found = try calculator.combinations(IVQuery(species: species, cp: cp, hp: hpMax, stardust: dust))
-                    if let trainerLevel, let arc = reading.arc,
-                       let level = arc.level(trainerLevel: trainerLevel, asOf: statsAsOf, among: Array(Set(found.map(\.level)))) {
-                        found = found.filter { $0.level == level }
-                    }
-                }
-            }
-            return (reading, speciesName, found)
         }
     }
 

@@ -1,0 +1,52 @@
+import SentioImage
+
+/// A whole scan of a detail screen: what was read, the species it resolves to, and the IV
+/// combinations the readings allow (at the arc's level when the trainer level is known).
+public struct ScreenScan: Sendable {
+    public var reading: ScreenReading
+    /// Nil when the name could not be matched to a species the numbers fit.
+    public var species: Species?
+    public var combinations: [IVCombination]
+    /// The level the arc's dot marks, when the trainer level was given and the arc found.
+    public var level: Double?
+}
+
+/// Reads screenshots and computes their IVs (one reader, so Tesseract is set up once).
+public final class ScreenScanner {
+    public let reader: ScreenReader
+    let calculator = IVCalculator()
+
+    public init() throws {
+        reader = try ScreenReader()
+    }
+
+    /// Scans `image`. `trainerLevel` lets the arc fix the level; `statsAsOf` (YYYY-MM-DD) picks
+    /// the base stats and level rules in force when the screenshot was taken.
+    public func scan(_ image: Image, trainerLevel: Int? = nil, statsAsOf date: String? = nil) throws -> ScreenScan {
+        let reading = try reader.read(image)
+        var scan = ScreenScan(reading: reading, species: nil, combinations: [], level: nil)
+        guard let name = reading.name, let cp = reading.cp, let hpMax = reading.hpMax, let dust = reading.stardust else { return scan }
+        func query(_ s: Species) -> IVQuery { IVQuery(species: s, cp: cp, hp: hpMax, stardust: dust) }
+        func fits(_ s: Species) -> Bool { !((try? calculator.combinations(query(s))) ?? []).isEmpty }
+        // The name as read, else the nearest species name that the numbers fit, else (a
+        // nickname, or a name misread beyond repair) the candy's family: its member the
+        // numbers fit, the one nearest the name read when several do.
+        let data = GameData.shared
+        let exact = try? data.species(name, asOf: date)
+        var resolved = exact.flatMap { fits($0) ? $0 : nil } ?? data.closestSpecies(to: name, asOf: date, where: fits)
+        if resolved == nil, let candy = reading.candyName, let family = data.family(candy: candy) {
+            let members = data.species.filter { $0.family == family && $0.form == "Normal" }
+                .compactMap { try? data.species($0.name, asOf: date) }.filter(fits)
+            resolved = members.min { GameData.editDistance(name, $0.name) < GameData.editDistance(name, $1.name) }
+        }
+        guard let species = resolved else { return scan }
+        scan.species = species
+        scan.combinations = try calculator.combinations(query(species))
+        if let trainerLevel, let arc = reading.arc,
+           let level = arc.level(trainerLevel: trainerLevel, asOf: date, among: Array(Set(scan.combinations.map(\.level)))) {
+            scan.level = level
+            scan.combinations = scan.combinations.filter { $0.level == level }
+        }
+        return scan
+    }
+}
