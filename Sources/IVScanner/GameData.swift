@@ -10,6 +10,9 @@ public struct Species: Sendable, Hashable {
     public var stamina: Int
     /// The candy's name (the family's first species).
     public var family: String
+    /// The candy its cheapest evolution costs, as the Evolve button shows it (0: does not
+    /// evolve).
+    public var evolveCandy: Int = 0
 }
 
 /// One half level: CP multiplier and what powering up from it costs.
@@ -58,7 +61,8 @@ public struct GameData: Sendable {
             return text.split(separator: "\n").dropFirst().map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         }
         species = try rows("species.tsv").map {
-            Species(dex: Int($0[0])!, name: $0[1], form: $0[2], attack: Int($0[3])!, defense: Int($0[4])!, stamina: Int($0[5])!, family: $0[6])
+            Species(dex: Int($0[0])!, name: $0[1], form: $0[2], attack: Int($0[3])!, defense: Int($0[4])!, stamina: Int($0[5])!, family: $0[6],
+                    evolveCandy: Int($0[7])!)
         }
         levels = try rows("levels.tsv").map {
             LevelCost(level: Double($0[0])!, cpMultiplier: Double($0[1])!, stardust: Int($0[2])!, candy: Int($0[3])!, xlCandy: Int($0[4])!)

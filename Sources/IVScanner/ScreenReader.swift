@@ -17,6 +17,9 @@ public struct ScreenReading: Sendable, Equatable {
     public var hp: Int?
     public var hpMax: Int?
     public var stardust: Int?
+    /// The candy the Evolve button asks for (12, 25, 50, 100, 200 or 400), when the screen has
+    /// one and it was read; language-independent, it narrows the species when the name cannot.
+    public var evolveCandy: Int?
     /// The candy's name as read ("PIKACHU CANDY"; names the family, even under a nickname).
     public var candyName: String?
     /// The level arc and its dot (the level follows from it with the trainer level).
@@ -297,6 +300,17 @@ public final class ScreenReader {
                 let costs = ScreenReader.stardustCosts
                 reading.stardust = (0 ..< digits.count).lazy.compactMap { Int(digits.dropFirst($0)) }.first { costs.contains($0) }
                     ?? (0 ..< digits.count).lazy.compactMap { Int(digits.dropLast($0)) }.first { costs.contains($0) }
+            }
+            // The Evolve row, 150–200 units below the power-up row: its candy cost at the right,
+            // after the candy icon (the round menu button further right touches the box's edge
+            // and is dropped with it). Only the costs evolutions have count as read.
+            let evolveBox = PixelRect(x: centre + u(180), y: cy + u(115), width: u(200), height: u(140))
+            if let digits = try ScreenReader.tallestGlyphs(prepare(image, evolveBox, lightText: false)) {
+                let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
+                if let cost = ScreenReader.numbers(r.text).first, [12, 25, 50, 100, 200, 400].contains(cost) {
+                    reading.evolveCandy = cost
+                    reading.fields["evolveCandy"] = ScreenField(text: r.text, confidence: r.confidence, box: evolveBox)
+                }
             }
         }
         return reading

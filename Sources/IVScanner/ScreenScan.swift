@@ -30,7 +30,9 @@ public final class ScreenScanner {
         func fits(_ s: Species) -> Bool { !((try? calculator.combinations(query(s))) ?? []).isEmpty }
         // The name as read, else the nearest species name that the numbers fit, else (a
         // nickname, or a name misread beyond repair) the candy's family: its member the
-        // numbers fit, the one nearest the name read when several do.
+        // numbers fit, the one nearest the name read when several do. Last (a name and candy
+        // in another language): the one species that both the numbers and the Evolve
+        // button's candy cost fit, if only one does.
         let data = GameData.shared
         let exact = try? data.species(name, asOf: date)
         var resolved = exact.flatMap { fits($0) ? $0 : nil } ?? data.closestSpecies(to: name, asOf: date, where: fits)
@@ -38,6 +40,11 @@ public final class ScreenScanner {
             let members = data.species.filter { $0.family == family && $0.form == "Normal" }
                 .compactMap { try? data.species($0.name, asOf: date) }.filter(fits)
             resolved = members.min { GameData.editDistance(name, $0.name) < GameData.editDistance(name, $1.name) }
+        }
+        if resolved == nil, let evolve = reading.evolveCandy {
+            let candidates = data.species.filter { $0.form == "Normal" && $0.evolveCandy == evolve }
+                .compactMap { try? data.species($0.name, asOf: date) }.filter(fits)
+            if candidates.count == 1 { resolved = candidates[0] }
         }
         guard let species = resolved else { return scan }
         scan.species = species
