@@ -167,13 +167,21 @@ public final class ScreenReader {
             boxes.append(box)
         }
         let candidates = boxes.enumerated().filter { !$0.element.touches && $0.element.y1 - $0.element.y0 >= 4 }
-        guard let tallest = candidates.map({ $0.element.y1 - $0.element.y0 }).max() else { return nil }
-        let kept = Set(candidates.filter { $0.element.y1 - $0.element.y0 >= tallest * 7 / 10 }.map { Int32($0.offset) })
+        guard let top = candidates.max(by: { $0.element.y1 - $0.element.y0 < $1.element.y1 - $1.element.y0 })?.element else { return nil }
+        let tallest = top.y1 - top.y0
+        // Glyphs of the tallest one's line: nearly as tall, their middle within its height.
+        let kept = Set(candidates.filter {
+            let b = $0.element
+            return b.y1 - b.y0 >= tallest * 7 / 10 && (top.y0 ... top.y1).contains((b.y0 + b.y1) / 2)
+        }.map { Int32($0.offset) })
         let keptBoxes = kept.map { boxes[Int($0)] }
         let x0 = keptBoxes.map(\.x0).min()!, x1 = keptBoxes.map(\.x1).max()!, y0 = keptBoxes.map(\.y0).min()!, y1 = keptBoxes.map(\.y1).max()!
         let margin = max(4, (y1 - y0) / 4)
         var out = try Image(width: x1 - x0 + 1 + 2 * margin, height: y1 - y0 + 1 + 2 * margin, format: .gray8, fill: 255)
         for y in y0 ... y1 { for x in x0 ... x1 where kept.contains(label[y * w + x]) { out[x - x0 + margin, y - y0 + margin, 0] = 0 } }
+        if let dir = ProcessInfo.processInfo.environment["SENTIO_DEBUG_SCAN"] {
+            try? ImageIO.write(out, to: "\(dir)/glyphs_\(w)x\(h)_\(x0)_\(y0).png")
+        }
         return out
     }
 

@@ -58,6 +58,6 @@ struct ScanEvaluationTests {
             + "true IVs among the results \(ivs) (\(pct(ivs)), bar 95%); median \(String(format: "%.0f", times[times.count / 2])) ms, slowest \(String(format: "%.0f", times.last!)) ms")
         #expect(n == 47 && withTrainer == 12)
         #expect(exactLevel * 10 >= withTrainer * 9)
-        #expect(species >= 41 && ivs >= 41)
+        #expect(species >= 45 && ivs >= 45)
     }
 }
