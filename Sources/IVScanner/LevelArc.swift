@@ -13,7 +13,7 @@ public struct LevelArc: Sendable, Equatable {
     /// The measured angle runs from 0.47° (level 1) to 178.25° (the highest level) rather than
     /// 0° to 180°: fitted on the 11 screenshots of the fixtures with a known level and trainer
     /// level, where the half-level steps are 1.8° to 20° apart (docs/iv-scanner.md).
-    static let angleAtLevelOne = 0.47 * Double.pi / 180, angleAtTop = 178.25 * Double.pi / 180
+    public static let angleAtLevelOne = 0.47 * Double.pi / 180, angleAtTop = 178.25 * Double.pi / 180
 
     /// Finds the arc and its dot, given the HP bar (which fixes the screen's scale and centre).
     /// Nil when no bright circle of the arc's size lies where the layout puts it.

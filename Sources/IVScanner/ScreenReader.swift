@@ -17,6 +17,8 @@ public struct ScreenReading: Sendable, Equatable {
     public var hp: Int?
     public var hpMax: Int?
     public var stardust: Int?
+    /// The candy one power-up costs, as the button's row shows it.
+    public var candyCost: Int?
     /// The candy the Evolve button asks for (12, 25, 50, 100, 200 or 400), when the screen has
     /// one and it was read; language-independent, it narrows the species when the name cannot.
     public var evolveCandy: Int?
@@ -141,6 +143,22 @@ public final class ScreenReader {
         }
         return costs
     }()
+
+    /// The candy costs a power-up can show beside `stardust` (every level charging that much
+    /// stardust, plain, shadow ×1.2 or purified ×0.9); 1…20 when the stardust is unknown.
+    static func candyCosts(stardust: Int?) -> Set<Int> {
+        guard let stardust else { return Set(1 ... 20) }
+        let calculator = IVCalculator()
+        var costs = Set<Int>()
+        for level in calculator.data.levels where level.candy > 0 {
+            for (lucky, shadow, purified) in [(false, false, false), (true, false, false), (false, true, false), (false, false, true),
+                                              (true, false, true), (true, true, false)]
+            where calculator.stardust(from: level, lucky: lucky, shadow: shadow, purified: purified) == stardust {
+                costs.insert(shadow ? Int((Double(level.candy) * 1.2).rounded()) : purified ? Int((Double(level.candy) * 0.9).rounded()) : level.candy)
+            }
+        }
+        return costs
+    }
 
     /// Keeps only the tallest glyphs of a binarized field (ink 0 on 255): the CP digits are
     /// the largest text in their box, while the "CP" label (localized: WP, PC, PL…), status-bar
@@ -308,6 +326,15 @@ public final class ScreenReader {
                 let costs = ScreenReader.stardustCosts
                 reading.stardust = (0 ..< digits.count).lazy.compactMap { Int(digits.dropFirst($0)) }.first { costs.contains($0) }
                     ?? (0 ..< digits.count).lazy.compactMap { Int(digits.dropLast($0)) }.first { costs.contains($0) }
+            }
+            // The power-up's candy cost: further right on the same row, after the candy icon.
+            let candyCostBox = PixelRect(x: centre + u(180), y: cy - u(60), width: u(200), height: u(120))
+            if let digits = try ScreenReader.tallestGlyphs(prepare(image, candyCostBox, lightText: false)) {
+                let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
+                if let cost = ScreenReader.numbers(r.text).first, ScreenReader.candyCosts(stardust: reading.stardust).contains(cost) {
+                    reading.candyCost = cost
+                    reading.fields["candyCost"] = ScreenField(text: r.text, confidence: r.confidence, box: candyCostBox)
+                }
             }
             // The Evolve row, 150–200 units below the power-up row: its candy cost at the right,
             // after the candy icon (the round menu button further right touches the box's edge

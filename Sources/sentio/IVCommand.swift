@@ -91,20 +91,41 @@ struct IVCommand: ParsableCommand {
         @Option(help: "Use the base stats (and level rules) in force on this date (YYYY-MM-DD).") var statsAsOf: String?
         @Flag(help: "Print JSON.") var json = false
         @Option(help: "Scan N times in one process and print median/min/max ms.") var bench: Int?
+        @Option(help: "Write the screenshot with the fields' boxes, the arc and its dot drawn.") var annotate: String?
+
+        /// Each field's box (green when read into a value), the fitted arc and the dot.
+        func draw(_ screen: Image, _ scan: ScreenScan, to path: String) throws {
+            var canvas = screen.convertedForDrawing()
+            let thickness = max(2, screen.width / 300)
+            for (_, field) in scan.reading.fields { canvas.drawRectangle(field.box, color: .green, thickness: thickness) }
+            if let arc = scan.reading.arc {
+                let points = (0 ... 180).map { k -> Point in
+                    let t = Double(k) * .pi / 180
+                    return Point(arc.centerX - arc.radius * cos(t), arc.centerY - arc.radius * sin(t))
+                }
+                canvas.drawPolyline(points, color: .cyan, thickness: Double(thickness))
+                let t = LevelArc.angleAtLevelOne + arc.fraction * (LevelArc.angleAtTop - LevelArc.angleAtLevelOne)
+                canvas.drawPoint(Point(arc.centerX - arc.radius * cos(t), arc.centerY - arc.radius * sin(t)), radius: Double(4 * thickness), color: .red)
+            }
+            try ImageIO.write(canvas, to: path)
+        }
 
         struct Out: Encodable {
-            let species: String?, cp: Int?, hp: Int?, hpMax: Int?, stardustCost: Int?
+            let species: String?, form: String?, cp: Int?, hp: Int?, hpMax: Int?, stardustCost: Int?, candyCost: Int?, candyName: String?
+            /// Not detected yet: always null (no lucky screenshot to build or test it on).
+            let lucky: Bool?
             let levels: [Double], ivs: [Calc.Result.IV]
             /// Where the arc's dot sits, 0 at level 1 to 1 at the highest level (null: no arc found).
             let arcFraction: Double?
             let fields: [String: FieldOut]
             struct FieldOut: Encodable { let text: String, confidence: Double, box: [Int] }
 
-            enum Key: String, CodingKey { case species, cp, hp, hpMax, stardustCost, levels, ivs, arcFraction, fields }
+            enum Key: String, CodingKey { case species, form, cp, hp, hpMax, stardustCost, candyCost, candyName, lucky, levels, ivs, arcFraction, fields }
             /// Every key always present (null when not read), as the README promises.
             func encode(to encoder: Encoder) throws {
                 var c = encoder.container(keyedBy: Key.self)
-                try c.encode(species, forKey: .species); try c.encode(cp, forKey: .cp); try c.encode(hp, forKey: .hp)
+                try c.encode(species, forKey: .species); try c.encode(form, forKey: .form); try c.encode(cp, forKey: .cp); try c.encode(hp, forKey: .hp)
+                try c.encode(candyCost, forKey: .candyCost); try c.encode(candyName, forKey: .candyName); try c.encode(lucky, forKey: .lucky)
                 try c.encode(hpMax, forKey: .hpMax); try c.encode(stardustCost, forKey: .stardustCost); try c.encode(levels, forKey: .levels)
                 try c.encode(ivs, forKey: .ivs); try c.encode(arcFraction, forKey: .arcFraction); try c.encode(fields, forKey: .fields)
             }
@@ -120,7 +141,9 @@ struct IVCommand: ParsableCommand {
                 return try Bench.report(bench) { _ = try scan() }
             }
             let result = try scan(), reading = result.reading, found = result.combinations
-            let out = Out(species: result.species?.name, cp: reading.cp, hp: reading.hp, hpMax: reading.hpMax, stardustCost: reading.stardust,
+            if let annotate { try draw(screen, result, to: annotate) }
+            let out = Out(species: result.species?.name, form: result.species?.form, cp: reading.cp, hp: reading.hp, hpMax: reading.hpMax,
+                          stardustCost: reading.stardust, candyCost: reading.candyCost, candyName: reading.candyName, lucky: nil,
                           levels: Set(found.map(\.level)).sorted(),
                           ivs: found.map { .init(level: $0.level, attack: $0.attack, defense: $0.defense, stamina: $0.stamina, percent: ($0.percent * 10).rounded() / 10) },
                           arcFraction: reading.arc.map { ($0.fraction * 10000).rounded() / 10000 },

@@ -18,7 +18,7 @@ struct ScreenReaderTests {
         var rows = table.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
         let header = rows.removeFirst()
         func col(_ name: String) -> Int { header.firstIndex(of: name)! }
-        var counts = (screens: 0, hp: 0, cp: 0, dust: 0, name: 0)
+        var counts = (screens: 0, hp: 0, cp: 0, dust: 0, name: 0, candy: 0, candyWrong: 0)
         // The level from the arc, for the screenshots whose trainer level is known: alone (the
         // nearest half level) and among the levels the manifest's CP, HP and stardust allow.
         var levels = (known: 0, alone: 0, among: 0)
@@ -39,8 +39,11 @@ struct ScreenReaderTests {
             if reading.cp == Int(row[col("cp")]) { counts.cp += 1 }
             if reading.stardust == Int(row[col("stardust_cost")]) { counts.dust += 1 }
             if reading.name?.lowercased() == row[col("species")].lowercased() { counts.name += 1 }
+            if let candy = reading.candyCost { if candy == Int(row[col("candy_cost")]) { counts.candy += 1 } else { counts.candyWrong += 1 } }
         }
-        print("screen reader: of \(counts.screens) screenshots, max HP \(counts.hp), CP \(counts.cp), stardust \(counts.dust), name \(counts.name) read right")
+        print("screen reader: of \(counts.screens) screenshots, max HP \(counts.hp), CP \(counts.cp), stardust \(counts.dust), name \(counts.name), "
+            + "candy cost \(counts.candy) read right (\(counts.candyWrong) wrong)")
+        #expect(counts.candy >= 44 && counts.candyWrong == 0)
         #expect(counts.screens == 47)
         #expect(counts.hp >= 46 && counts.name >= 37 && counts.cp >= 46 && counts.dust >= 46)
         print("level arc: of \(levels.known) screenshots with a known trainer level, the exact level alone \(levels.alone), among the consistent levels \(levels.among)")
