@@ -53,3 +53,34 @@ struct ScreenReaderTests {
         #expect(throws: IVError.self) { try reader.read(photo) }
     }
 }
+
+/// Pictures that are not detail screens, or are detail-screen-like only in part, never crash the
+/// reader: an `IVError` or a reading with what could be read.
+@Suite("Screen reader on odd pictures")
+struct ScreenReaderRobustnessTests {
+    @Test("tiny, flat, striped and random pictures")
+    func oddPictures() throws {
+        let reader = try ScreenReader()
+        var random = SeededRandom(seed: 66)
+        var pictures: [Image] = [try Image(width: 1, height: 1, format: .rgb8), try Image(width: 3, height: 4000, format: .rgb8, fill: 255),
+                                 try Image(width: 2000, height: 5, format: .gray8, fill: 128)]
+        // A white card with an HP-bar-like green stripe and nothing else: the bar is found, the
+        // fields around it read as empty, nothing is made up.
+        var card = try Image(width: 720, height: 1280, format: .rgb8, fill: 255)
+        for y in 600 ..< 608 { for x in 200 ..< 520 { card[x, y, 0] = 110; card[x, y, 1] = 230; card[x, y, 2] = 160 } }
+        pictures.append(card)
+        for _ in 0 ..< 3 {
+            var noise = try Image(width: 360, height: 640, format: .rgb8)
+            for y in 0 ..< 640 { for x in 0 ..< 360 { for k in 0 ..< 3 { noise[x, y, k] = UInt8(truncatingIfNeeded: random.next()) } } }
+            pictures.append(noise)
+        }
+        for picture in pictures {
+            do {
+                let reading = try reader.read(picture)
+                #expect(reading.cp == nil && reading.stardust == nil, "made-up fields on a \(picture.width)×\(picture.height) picture")
+            } catch {
+                #expect(error is IVError)
+            }
+        }
+    }
+}
