@@ -47,6 +47,8 @@ struct MMODDetectorTests {
         // A flat grey picture has no face; a long thin one still runs through the pyramid.
         #expect(try detector.detect(try Image(width: 700, height: 90, format: .gray8, fill: 128)).isEmpty)
         #expect(detector.options.windows.count == 1 && detector.pyramid.downsampling == 6)
+        // The window dlib's rectangles show at full size (camera.png's face: 180…259, 80 px).
+        #expect(detector.options.windows.first.map { ($0.width, $0.height) } ?? (0, 0) == (80, 80))
     }
 
     @Test("a file that is not the detector: a typed error")
@@ -117,7 +119,7 @@ struct FaceDetectorComparisonTests {
             summary[name] = (found, wrong)
             print("\(name): \(found) of \(truth) faces, \(wrong) false detections")
         }
-        // Measured: BlazeFace 41, the CNN 10 (most faces here are under its 40-pixel reach),
+        // Measured: BlazeFace 41, the CNN 10 (most faces here are under its 80-pixel window),
         // upsampled once 41, no false detection by any. The bars: the upsampled CNN finds ≥ 95%
         // with at most 2 false, and at least as many as BlazeFace.
         let cnn = summary["dlib CNN, upsampled once"]!

@@ -16,9 +16,9 @@ public struct MMODDetection: Sendable, Equatable {
 
 /// dlib's CNN face detector (`mmod_human_face_detector.dat`, the `cnn` model of
 /// face_recognition), on SentioNeural: the image and its smaller copies tiled into one input
-/// (``TiledImagePyramid``), one score per position of a fixed 80×80-ish window, and dlib's
+/// (``TiledImagePyramid``), one score per position of a fixed window (80×80 in this file), and dlib's
 /// decoding — windows mapped back to the image, sorted by score, non-maximum suppression.
-/// Finds faces of about 40 pixels and larger, half that per `upsample` step.
+/// Finds faces of about the window's size and larger, half that per `upsample` step.
 ///
 /// Not thread-safe (it owns an interpreter): use one per thread.
 public final class MMODFaceDetector {
