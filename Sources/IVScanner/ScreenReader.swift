@@ -131,13 +131,16 @@ public final class ScreenReader {
         return out
     }
 
+    /// The (lucky, shadow, purified) combinations a Pokémon can have.
+    static let modifiers = [(false, false, false), (true, false, false), (false, true, false), (false, false, true),
+                            (true, false, true), (true, true, false)]
+
     /// Every stardust cost the game shows: each level's, lucky (½), shadow (×1.2), purified (×0.9).
     static let stardustCosts: Set<Int> = {
         let calculator = IVCalculator()
         var costs = Set<Int>()
         for level in calculator.data.levels where level.stardust > 0 {
-            for (lucky, shadow, purified) in [(false, false, false), (true, false, false), (false, true, false), (false, false, true),
-                                              (true, false, true), (true, true, false)] {
+            for (lucky, shadow, purified) in modifiers {
                 costs.insert(calculator.stardust(from: level, lucky: lucky, shadow: shadow, purified: purified))
             }
         }
@@ -151,8 +154,7 @@ public final class ScreenReader {
         let calculator = IVCalculator()
         var costs = Set<Int>()
         for level in calculator.data.levels where level.candy > 0 {
-            for (lucky, shadow, purified) in [(false, false, false), (true, false, false), (false, true, false), (false, false, true),
-                                              (true, false, true), (true, true, false)]
+            for (lucky, shadow, purified) in modifiers
             where calculator.stardust(from: level, lucky: lucky, shadow: shadow, purified: purified) == stardust {
                 costs.insert(shadow ? Int((Double(level.candy) * 1.2).rounded()) : purified ? Int((Double(level.candy) * 0.9).rounded()) : level.candy)
             }
