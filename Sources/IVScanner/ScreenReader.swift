@@ -216,26 +216,39 @@ public final class ScreenReader {
 
     /// Grayscale opening (a minimum then a maximum over `size`×`size` squares, each done as
     /// two one-dimensional passes): what remains of the image once every bright detail
-    /// narrower than `size` is flattened.
-    static func opening(_ gray: Image, size: Int) -> [UInt8] {
-        let w = gray.width, h = gray.height, half = size / 2
+    /// narrower than `size` is flattened. Each pass is van Herk and Gil-Werman's: running
+    /// extremes from both ends of `size`-long blocks give every window's in two lookups, so the
+    /// cost does not grow with the window.
+    package static func opening(_ gray: Image, size: Int) -> [UInt8] {
+        let w = gray.width, h = gray.height, half = size / 2, k = 2 * half + 1
         var values = gray.withUnsafeBytes { p in (0 ..< w * h).map { p[($0 / w) * gray.rowStride + $0 % w] } }
-        func pass(_ horizontal: Bool, _ pick: (UInt8, UInt8) -> UInt8) {
-            var out = values
-            for y in 0 ..< h {
-                for x in 0 ..< w {
-                    var m = values[y * w + x]
-                    for d in -half ... half {
-                        let (xx, yy) = horizontal ? (x + d, y) : (x, y + d)
-                        guard xx >= 0, yy >= 0, xx < w, yy < h else { continue }
-                        m = pick(m, values[yy * w + xx])
-                    }
-                    out[y * w + x] = m
-                }
+        /// Window extremes (centred, `k` wide) along `count` values at `start`, `start + step`, …
+        /// Outside the line the window simply stops (as if padded with the neutral value).
+        func line(_ start: Int, _ step: Int, _ count: Int, _ isMin: Bool, _ out: inout [UInt8]) {
+            let neutral: UInt8 = isMin ? 255 : 0
+            let n = count + 2 * half
+            var padded = [UInt8](repeating: neutral, count: n)
+            for i in 0 ..< count { padded[half + i] = values[start + i * step] }
+            var forward = padded, backward = padded
+            for i in 0 ..< n where i % k != 0 {
+                forward[i] = isMin ? min(forward[i - 1], padded[i]) : max(forward[i - 1], padded[i])
             }
+            for i in stride(from: n - 2, through: 0, by: -1) where (i + 1) % k != 0 {
+                backward[i] = isMin ? min(backward[i + 1], padded[i]) : max(backward[i + 1], padded[i])
+            }
+            for i in 0 ..< count {
+                // The window over padded[i ... i + k − 1].
+                let (a, b) = (backward[i], forward[i + k - 1])
+                out[start + i * step] = isMin ? min(a, b) : max(a, b)
+            }
+        }
+        for isMin in [true, false] {
+            var out = values
+            for y in 0 ..< h { line(y * w, 1, w, isMin, &out) }
+            values = out
+            for x in 0 ..< w { line(x, w, h, isMin, &out) }
             values = out
         }
-        pass(true, min); pass(false, min); pass(true, max); pass(false, max)
         return values
     }
 

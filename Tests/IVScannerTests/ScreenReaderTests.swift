@@ -84,3 +84,27 @@ struct ScreenReaderRobustnessTests {
         }
     }
 }
+
+@Suite("Grayscale opening")
+struct OpeningTests {
+    /// The van Herk–Gil-Werman passes against the definition: the maximum over each pixel's
+    /// square window of the minima over theirs (windows cut at the borders).
+    @Test("equals min-then-max over square windows on random images")
+    func matchesDefinition() throws {
+        var random = SeededRandom(seed: 5)
+        for (w, h, size) in [(17, 9, 5), (40, 23, 7), (3, 30, 9), (1, 1, 5), (33, 33, 12)] {
+            var image = try Image(width: w, height: h, format: .gray8)
+            for y in 0 ..< h { for x in 0 ..< w { image[x, y, 0] = UInt8(truncatingIfNeeded: random.next()) } }
+            let half = size / 2
+            func window(_ v: [UInt8], _ x: Int, _ y: Int, _ pick: (UInt8, UInt8) -> UInt8, _ start: UInt8) -> UInt8 {
+                var m = start
+                for yy in max(0, y - half) ... min(h - 1, y + half) { for xx in max(0, x - half) ... min(w - 1, x + half) { m = pick(m, v[yy * w + xx]) } }
+                return m
+            }
+            let pixels = (0 ..< w * h).map { image[$0 % w, $0 / w, 0] }
+            let eroded = (0 ..< w * h).map { window(pixels, $0 % w, $0 / w, min, 255) }
+            let opened = (0 ..< w * h).map { window(eroded, $0 % w, $0 / w, max, 0) }
+            #expect(ScreenReader.opening(image, size: size) == opened, "\(w)×\(h), size \(size)")
+        }
+    }
+}
