@@ -21,12 +21,17 @@ public struct LevelArc: Sendable, Equatable {
         let w = image.width, h = image.height
         let u = Double(w) / 1080
         let cx = Double(bar.x) + Double(bar.width) / 2
-        // Luminance, read directly from the pixels (the fit samples ~10⁶ points).
-        let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
-        let stride = rgb.rowStride
+        // Luminance of the band the arc can lie in — from the highest centre less the largest
+        // radius and the dot test's 15 units, down to the lowest centre (every point sampled
+        // is on or above its circle's centre) — read directly from the pixels (the fit
+        // samples ~10⁶ points).
+        let top = max(0, bar.y - Int((320 + 462 + 16) * u)), bottom = min(h, bar.y - Int(255 * u) + 2)
+        guard bottom > top, let band = try? image.cropped(to: PixelRect(x: 0, y: top, width: w, height: bottom - top)) else { return nil }
+        let rgb = band.format == .rgb8 ? band : band.converted(to: .rgb8)
+        let stride = rgb.rowStride, rows = rgb.height
         let lum: [Float] = rgb.withUnsafeBytes { p in
-            var out = [Float](repeating: 0, count: w * h)
-            for y in 0 ..< h {
+            var out = [Float](repeating: 0, count: w * rows)
+            for y in 0 ..< rows {
                 for x in 0 ..< w {
                     let i = y * stride + x * 3
                     out[y * w + x] = (Float(p[i]) + Float(p[i + 1]) + Float(p[i + 2])) / 3
@@ -35,8 +40,8 @@ public struct LevelArc: Sendable, Equatable {
             return out
         }
         @inline(__always) func at(_ x: Double, _ y: Double) -> Float {
-            let xi = Int(x), yi = Int(y)
-            guard xi >= 0, yi >= 0, xi < w, yi < h else { return 0 }
+            let xi = Int(x), yi = Int(y) - top
+            guard xi >= 0, yi >= 0, xi < w, yi < rows else { return 0 }
             return lum[yi * w + xi]
         }
         // The arc is a thin bright line: score a circle by the median, over its angles, of the
