@@ -50,8 +50,9 @@ struct FaceCommand: ParsableCommand {
                 let mmod = try MMODFaceDetector(threads: threads)
                 detect = { try mmod.detect(rgb, upsample: upsample, threshold: threshold).map { ($0.box, $0.confidence) } }
             case .blazeFace:
-                let recognizer = try FaceRecognizer(threads: threads)
-                detect = { try recognizer.faceBoxes(rgb, detector: .blazeFace).map { ($0, nil) } }
+                // BlazeFace alone: the recognizer's nets are not needed to find boxes.
+                let blazeFace = try FaceDetector(model: .fullRange, threads: threads)
+                detect = { try FaceRecognizer.dlibBoxes(blazeFace, rgb).map { ($0, nil) } }
             }
             if let bench {
                 guard bench > 0 else { throw ValidationError("--bench takes a positive count") }

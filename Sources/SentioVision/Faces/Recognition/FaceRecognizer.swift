@@ -102,9 +102,7 @@ public final class FaceRecognizer {
         switch choice {
         case .blazeFace:
             if detector == nil { detector = try FaceDetector(model: .fullRange, store: store, threads: threads) }
-            var detections = try detector!.detect(rgb)
-            if detections.isEmpty { detections = try detector!.detect(rgb, zoomOut: 2) }
-            return detections.map { FaceRecognizer.dlibBox(for: $0, width: rgb.width, height: rgb.height) }
+            return try FaceRecognizer.dlibBoxes(detector!, rgb)
         case .mmod:
             if mmod == nil { mmod = try MMODFaceDetector(store: store, threads: threads) }
             // face_recognition clips the detector's box to the image (right and bottom to the
@@ -114,6 +112,13 @@ public final class FaceRecognizer {
                               right: min($0.box.right, rgb.width), bottom: min($0.box.bottom, rgb.height))
             }
         }
+    }
+
+    /// BlazeFace's faces in `rgb` (retried zoomed out when it finds none), as dlib boxes.
+    public static func dlibBoxes(_ detector: FaceDetector, _ rgb: Image) throws -> [DlibRectangle] {
+        var detections = try detector.detect(rgb)
+        if detections.isEmpty { detections = try detector.detect(rgb, zoomOut: 2) }
+        return detections.map { dlibBox(for: $0, width: rgb.width, height: rgb.height) }
     }
 
     /// The box dlib's HOG detector would draw around a face BlazeFace found: the shape
