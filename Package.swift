@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "SentioImageTests", dependencies: ["SentioImage", "SentioTestSupport"], exclude: ["Data"]),
         .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural", "SentioTestSupport"]),
         .testTarget(name: "SentioMotionTests", dependencies: ["SentioMotion", "SentioTestSupport"]),
-        .testTarget(name: "IVScannerTests", dependencies: ["IVScanner", "SentioTestSupport"]),
+        .testTarget(name: "IVScannerTests", dependencies: ["IVScanner", "SentioTestSupport"], exclude: ["Data"]),
         .testTarget(name: "SentioVisionTests", dependencies: ["SentioVision", "SentioImage", "SentioNeural", "SentioTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
