@@ -49,7 +49,7 @@ public final class ScreenReader {
         func barColour(_ p: RGBA) -> Bool {
             let (r, g, b) = (Int(p.r), Int(p.g), Int(p.b))
             if g > 150 && g - r > 50 && b > 90 && g - b > 10 { return true }             // green fill
-            if abs(r - g) < 12 && abs(g - b) < 12 && (185 ... 225).contains(r) { return true } // empty track
+            if abs(r - g) < 12 && abs(g - b) < 12 && (185 ... 235).contains(r) { return true } // empty track
             return r > 200 && b < 120 && r - b > 120                                       // yellow or red fill
         }
         func white(_ x: Int, _ y: Int) -> Bool {
@@ -60,19 +60,34 @@ public final class ScreenReader {
         var run: (y: Int, x0: Int, x1: Int, rows: Int)?
         func accept(_ r: (y: Int, x0: Int, x1: Int, rows: Int)) -> PixelRect? {
             let mid = (r.x0 + r.x1) / 2, margin = max(2, w / 100)
+            // The white card above and below, at three of five points along the bar (something
+            // may stand in front of it).
+            let points = (1 ... 5).map { r.x0 + (r.x1 - r.x0) * $0 / 6 }
             guard r.rows <= max(3, w / 60), abs(mid - w / 2) < w / 15,
-                  white(mid, r.y - margin), white(mid, r.y + r.rows + margin) else { return nil }
+                  points.filter({ white($0, r.y - margin) && white($0, r.y + r.rows + margin) }).count >= 3 else { return nil }
             return PixelRect(x: r.x0, y: r.y, width: r.x1 - r.x0, height: r.rows)
         }
         for y in h * 3 / 10 ..< h * 8 / 10 {
-            var best = (0, 0), start = -1
-            for x in 0 ..< w {
-                if barColour(image.pixel(x: x, y: y)) { if start < 0 { start = x } } else {
-                    if start >= 0, x - start > best.1 - best.0 { best = (start, x) }
+            // Runs of the bar's colours on this row, joined across gaps up to a quarter of the
+            // width (a wing or tail in front of the bar) as long as the runs cover three
+            // quarters of the joined stretch; the longest stretch counts.
+            var runs: [(Int, Int)] = [], start = -1
+            for x in 0 ... w {
+                if x < w && barColour(image.pixel(x: x, y: y)) { if start < 0 { start = x } } else if start >= 0 {
+                    if x - start >= max(2, w / 100) { runs.append((start, x)) }
                     start = -1
                 }
             }
-            if start >= 0, w - start > best.1 - best.0 { best = (start, w) }
+            var best = (0, 0), i = 0
+            while i < runs.count {
+                var j = i, covered = runs[i].1 - runs[i].0
+                while j + 1 < runs.count && runs[j + 1].0 - runs[j].1 <= w / 4
+                    && (covered + runs[j + 1].1 - runs[j + 1].0) * 4 >= (runs[j + 1].1 - runs[i].0) * 3 {
+                    j += 1; covered += runs[j].1 - runs[j].0
+                }
+                if runs[j].1 - runs[i].0 > best.1 - best.0 { best = (runs[i].0, runs[j].1) }
+                i = j + 1
+            }
             let length = best.1 - best.0
             if length > w * 3 / 10 && length < w * 8 / 10 && best.0 > w / 10 {
                 if let r = run { run = (r.y, min(r.x0, best.0), max(r.x1, best.1), r.rows + 1) } else { run = (y, best.0, best.1, 1) }
@@ -84,8 +99,10 @@ public final class ScreenReader {
         return nil
     }
 
-    /// Crops `rect`, enlarges small text, and makes it dark on light for Tesseract.
-    func prepare(_ image: Image, _ rect: PixelRect, lightText: Bool) throws -> Image {
+    /// Crops `rect`, enlarges small text, and makes it dark on light for Tesseract. Light text
+    /// is what stands out from a white top-hat `glyphHeight` pixels wide (default a quarter of
+    /// the box's height).
+    func prepare(_ image: Image, _ rect: PixelRect, lightText: Bool, glyphHeight: Int? = nil) throws -> Image {
         guard let r = rect.clamped(width: image.width, height: image.height) else { throw IVError.invalid("field outside the screen") }
         var colour = try image.cropped(to: r).converted(to: .rgb8)
         if !lightText {
@@ -110,7 +127,7 @@ public final class ScreenReader {
         // card, where Otsu's threshold separates it from the (white or pale green) background.
         var out = crop
         if lightText {
-            let background = ScreenReader.opening(crop, size: max(5, crop.height / 4))
+            let background = ScreenReader.opening(crop, size: max(5, glyphHeight.map { Int(Double($0) * scale) } ?? crop.height / 4))
             for y in 0 ..< out.height {
                 for x in 0 ..< out.width {
                     let v = Int(crop[x, y, 0]), rise = v - Int(background[y * crop.width + x])
@@ -162,47 +179,133 @@ public final class ScreenReader {
         return costs
     }
 
-    /// Keeps only the tallest glyphs of a binarized field (ink 0 on 255): the CP digits are
-    /// the largest text in their box, while the "CP" label (localized: WP, PC, PL…), status-bar
-    /// icons and the arc are smaller or touch the edge. Returns the cropped glyphs, or nil.
-    static func tallestGlyphs(_ binary: Image) throws -> Image? {
-        let w = binary.width, h = binary.height
-        var label = [Int32](repeating: -1, count: w * h)
-        var boxes: [(x0: Int, y0: Int, x1: Int, y1: Int, touches: Bool)] = []
-        let ink = binary.withUnsafeBytes { px in (0 ..< w * h).map { px[($0 / w) * binary.rowStride + $0 % w] == 0 } }
-        for start in 0 ..< w * h where ink[start] && label[start] < 0 {
-            let id = Int32(boxes.count)
-            var stack = [start], box = (x0: w, y0: h, x1: 0, y1: 0, touches: false)
-            label[start] = id
-            while let i = stack.popLast() {
-                let x = i % w, y = i / w
-                box = (min(box.x0, x), min(box.y0, y), max(box.x1, x), max(box.y1, y), box.touches || y == 0 || y == h - 1 || x == 0 || x == w - 1)
-                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                    let nx = x + dx, ny = y + dy
-                    guard nx >= 0, ny >= 0, nx < w, ny < h else { continue }
-                    let j = ny * w + nx
-                    if ink[j] && label[j] < 0 { label[j] = id; stack.append(j) }
+    /// A binarized field's glyphs (4-connected ink, 0 on 255): each pixel's glyph number and
+    /// each glyph's bounding box, and whether it touches the field's edge.
+    struct Glyphs {
+        typealias Box = (x0: Int, y0: Int, x1: Int, y1: Int, touches: Bool)
+        var width: Int, height: Int
+        var label: [Int32]
+        var boxes: [Box]
+
+        init(_ binary: Image) {
+            let w = binary.width, h = binary.height
+            width = w; height = h
+            label = [Int32](repeating: -1, count: w * h)
+            boxes = []
+            let ink = binary.withUnsafeBytes { px in (0 ..< w * h).map { px[($0 / w) * binary.rowStride + $0 % w] == 0 } }
+            for start in 0 ..< w * h where ink[start] && label[start] < 0 {
+                let id = Int32(boxes.count)
+                var stack = [start], box: Box = (x0: w, y0: h, x1: 0, y1: 0, touches: false)
+                label[start] = id
+                while let i = stack.popLast() {
+                    let x = i % w, y = i / w
+                    box = (min(box.x0, x), min(box.y0, y), max(box.x1, x), max(box.y1, y), box.touches || y == 0 || y == h - 1 || x == 0 || x == w - 1)
+                    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                        let nx = x + dx, ny = y + dy
+                        guard nx >= 0, ny >= 0, nx < w, ny < h else { continue }
+                        let j = ny * w + nx
+                        if ink[j] && label[j] < 0 { label[j] = id; stack.append(j) }
+                    }
                 }
+                boxes.append(box)
             }
-            boxes.append(box)
         }
-        let candidates = boxes.enumerated().filter { !$0.element.touches && $0.element.y1 - $0.element.y0 >= 4 }
+
+        /// The glyphs numbered `kept`, alone on white with a margin, cropped to them.
+        func render(_ kept: Set<Int32>) throws -> Image? {
+            let keptBoxes = kept.map { boxes[Int($0)] }
+            guard !keptBoxes.isEmpty else { return nil }
+            let x0 = keptBoxes.map(\.x0).min()!, x1 = keptBoxes.map(\.x1).max()!, y0 = keptBoxes.map(\.y0).min()!, y1 = keptBoxes.map(\.y1).max()!
+            let margin = max(4, (y1 - y0) / 4)
+            var out = try Image(width: x1 - x0 + 1 + 2 * margin, height: y1 - y0 + 1 + 2 * margin, format: .gray8, fill: 255)
+            for y in y0 ... y1 { for x in x0 ... x1 where kept.contains(label[y * width + x]) { out[x - x0 + margin, y - y0 + margin, 0] = 0 } }
+            if let dir = ProcessInfo.processInfo.environment["SENTIO_DEBUG_SCAN"] {
+                try? ImageIO.write(out, to: "\(dir)/glyphs_\(width)x\(height)_\(x0)_\(y0).png")
+            }
+            return out
+        }
+    }
+
+    /// Keeps only the tallest glyphs of a binarized field (ink 0 on 255): the digits of a cost
+    /// are the largest text in their box, while icons and labels are smaller or touch the edge.
+    /// Returns the cropped glyphs, or nil.
+    static func tallestGlyphs(_ binary: Image) throws -> Image? {
+        let glyphs = Glyphs(binary)
+        let candidates = glyphs.boxes.enumerated().filter { !$0.element.touches && $0.element.y1 - $0.element.y0 >= 4 }
         guard let top = candidates.max(by: { $0.element.y1 - $0.element.y0 < $1.element.y1 - $1.element.y0 })?.element else { return nil }
         let tallest = top.y1 - top.y0
         // Glyphs of the tallest one's line: nearly as tall, their middle within its height.
-        let kept = Set(candidates.filter {
+        return try glyphs.render(Set(candidates.filter {
             let b = $0.element
             return b.y1 - b.y0 >= tallest * 7 / 10 && (top.y0 ... top.y1).contains((b.y0 + b.y1) / 2)
-        }.map { Int32($0.offset) })
-        let keptBoxes = kept.map { boxes[Int($0)] }
-        let x0 = keptBoxes.map(\.x0).min()!, x1 = keptBoxes.map(\.x1).max()!, y0 = keptBoxes.map(\.y0).min()!, y1 = keptBoxes.map(\.y1).max()!
-        let margin = max(4, (y1 - y0) / 4)
-        var out = try Image(width: x1 - x0 + 1 + 2 * margin, height: y1 - y0 + 1 + 2 * margin, format: .gray8, fill: 255)
-        for y in y0 ... y1 { for x in x0 ... x1 where kept.contains(label[y * w + x]) { out[x - x0 + margin, y - y0 + margin, 0] = 0 } }
-        if let dir = ProcessInfo.processInfo.environment["SENTIO_DEBUG_SCAN"] {
-            try? ImageIO.write(out, to: "\(dir)/glyphs_\(w)x\(h)_\(x0)_\(y0).png")
+        }.map { Int32($0.offset) }))
+    }
+
+    /// The CP's digits in a binarized box above the arc: the line of the most glyphs between
+    /// `minHeight` and twice that tall, side by side (gaps under their height), their tops
+    /// level, centred within `offCentre` of the box's middle. Glyphs down to half the line's
+    /// height join it when their tops are level with it (a digit whose foot the Pokémon
+    /// hides), and touching digits make one glyph up to 2.5 times as wide as tall. The status
+    /// bar's icons and the "CP" label are shorter; a white spike or eye of the Pokémon stands
+    /// alone or off the line.
+    static func cpGlyphs(_ binary: Image, minHeight: Int, offCentre: Int) throws -> Image? {
+        let glyphs = Glyphs(binary)
+        typealias Box = Glyphs.Box
+        // A thin stroke lost to the threshold splits a digit (a 3 into its two bowls): pieces a
+        // third of a digit tall or more, stacked in the same columns less than a fifth of its
+        // height apart, are one glyph (specks are left alone).
+        var pieces = glyphs.boxes.enumerated().filter { !$0.element.touches }.map { (box: $0.element, labels: [Int32($0.offset)]) }
+        var merged = true
+        while merged {
+            merged = false
+            outer: for i in pieces.indices {
+                for j in pieces.indices where j > i {
+                    let a = pieces[i].box, b = pieces[j].box
+                    let overlap = min(a.x1, b.x1) - max(a.x0, b.x0) + 1, narrower = min(a.x1 - a.x0, b.x1 - b.x0) + 1
+                    let gap = max(a.y0, b.y0) - min(a.y1, b.y1)
+                    if overlap * 5 >= narrower * 3 && gap * 5 <= minHeight && min(a.y1 - a.y0, b.y1 - b.y0) * 3 >= minHeight {
+                        pieces[i] = ((min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1), false), pieces[i].labels + pieces[j].labels)
+                        pieces.remove(at: j)
+                        merged = true
+                        break outer
+                    }
+                }
+            }
         }
-        return out
+        pieces.sort { $0.box.x0 < $1.box.x0 }
+        func height(_ b: Box) -> Int { b.y1 - b.y0 + 1 }
+        var best: [Int] = []
+        for (k, seed) in pieces.enumerated() where (minHeight ... 2 * minHeight).contains(height(seed.box)) && seed.box.x1 - seed.box.x0 + 1 <= height(seed.box) * 5 / 2 {
+            let s = seed.box, h = height(s)
+            func member(_ b: Box) -> Bool {
+                abs(b.y0 - s.y0) * 7 <= h && height(b) * 2 >= h && height(b) * 4 <= h * 5 && b.x1 - b.x0 + 1 <= height(b) * 5 / 2
+            }
+            // The line through the seed, grown both ways while the gaps stay under its height.
+            let line = pieces.indices.filter { member(pieces[$0].box) }
+            guard let at = line.firstIndex(of: k) else { continue }
+            var lo = at, hi = at
+            while lo > 0 && pieces[line[lo]].box.x0 - pieces[line[lo - 1]].box.x1 <= h { lo -= 1 }
+            while hi < line.count - 1 && pieces[line[hi + 1]].box.x0 - pieces[line[hi]].box.x1 <= h { hi += 1 }
+            let members = Array(line[lo ... hi]), middle = (pieces[members.first!].box.x0 + members.map { pieces[$0].box.x1 }.max()!) / 2
+            if abs(middle - glyphs.width / 2) <= offCentre, members.count > best.count { best = members }
+        }
+        // One glyph can be two or three touching digits.
+        guard best.count >= 2 || best.contains(where: { let b = pieces[$0].box; return b.x1 - b.x0 + 1 > height(b) }) else { return nil }
+        return try glyphs.render(Set(best.flatMap { pieces[$0].labels }))
+    }
+
+    /// Sets to background (255) the pixels of a binarized crop of `box` (possibly enlarged) that
+    /// lie within `halfWidth` pixels of the arc's line.
+    static func erase(_ arc: LevelArc, from binary: inout Image, box: PixelRect, halfWidth: Double) {
+        let sx = Double(box.width) / Double(binary.width), sy = Double(box.height) / Double(binary.height)
+        let ry = arc.radius * arc.squash
+        for y in 0 ..< binary.height {
+            for x in 0 ..< binary.width {
+                let dx = (Double(box.x) + (Double(x) + 0.5) * sx - arc.centerX) / arc.radius
+                let dy = (Double(box.y) + (Double(y) + 0.5) * sy - arc.centerY) / ry
+                if dy <= 0.05, abs((dx * dx + dy * dy).squareRoot() - 1) * arc.radius < halfWidth { binary[x, y, 0] = 255 }
+            }
+        }
     }
 
     /// min(R, G, B) per pixel, as a gray image.
@@ -297,17 +400,26 @@ public final class ScreenReader {
         let hpNumbers = ScreenReader.numbers(hp.text)
         if hpNumbers.count >= 2 { reading.hp = hpNumbers[0]; reading.hpMax = hpNumbers[1]; reading.fields["hp"] = hp }
 
-        // CP: white digits 0.70–0.75 widths above the bar, centred.
-        let cpBox = PixelRect(x: centre - u(300), y: bar.y - u(880), width: u(600), height: u(190))
-        if let binary = try? prepare(image, cpBox, lightText: true), let digits = try ScreenReader.tallestGlyphs(binary) {
-            let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
-            if let cp = ScreenReader.numbers(r.text).first, cp >= 10 {
-                reading.cp = cp
-                reading.fields["cp"] = ScreenField(text: r.text, confidence: r.confidence, box: cpBox)
+        // CP: the tallest white digits above the arc, centred. How far above the HP bar depends
+        // on the screen's shape (0.64 widths on a 768×1280 screen, 0.79 on 1080×1920), so the box
+        // reaches from 1.0 to 0.52 widths above the bar, the top-hat is as wide as the digits'
+        // box of a 16:9 screen (47 units), and the arc's line is wiped out first: digits are the
+        // tallest glyphs there, above the status bar's icons and the "CP" label.
+        let arc = LevelArc.find(in: image, bar: bar)
+        reading.arc = arc
+        let cpBox = PixelRect(x: centre - u(300), y: max(0, bar.y - u(1000)), width: u(600), height: bar.y - u(520) - max(0, bar.y - u(1000)))
+        if var binary = try? prepare(image, cpBox, lightText: true, glyphHeight: u(47)) {
+            if let arc { ScreenReader.erase(arc, from: &binary, box: cpBox, halfWidth: 8 * w / 1080) }
+            let scale = Double(binary.height) / Double(cpBox.height)
+            if let digits = try ScreenReader.cpGlyphs(binary, minHeight: Int(Double(u(50)) * scale), offCentre: Int(Double(u(200)) * scale)) {
+                let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
+                if let cp = ScreenReader.numbers(r.text).first, cp >= 10 {
+                    reading.cp = cp
+                    reading.fields["cp"] = ScreenField(text: r.text, confidence: r.confidence, box: cpBox)
+                }
             }
         }
 
-        reading.arc = LevelArc.find(in: image, bar: bar)
 
         // The stardust cost: right of the power-up button, after the stardust icon. On the
         // fixtures' devices the row sits 490–570 units below the HP bar and the digits start
