@@ -436,8 +436,12 @@ public final class ScreenReader {
                 if abs(button.x + button.width + u(20) - left) < u(40) { left = button.x + button.width + u(20) }
             }
             let dustBox = PixelRect(x: left, y: cy - u(60), width: u(230), height: u(120))
-            // The candy's name: the line 74 units above the stardust row, in the right half.
-            let candyBox = PixelRect(x: centre + u(20), y: cy - u(102), width: u(480), height: u(56))
+            // The candy's name: the lowest line of dark text 40–160 units above the stardust row,
+            // in the right half (74 units above it on most screens; more where the button is
+            // taller), else where it usually is.
+            let candyBox = ScreenReader.textLine(image, x: centre + u(20), width: u(480), from: cy - u(160), to: cy - u(40),
+                                                 minHeight: u(12), maxHeight: u(40), margin: u(10))
+                ?? PixelRect(x: centre + u(20), y: cy - u(102), width: u(480), height: u(56))
             let candy = try read(image, candyBox, lightText: false, characters: nil)
             let candyText = candy.text.filter { $0.isLetter || $0 == " " || $0 == "-" || $0 == "'" || $0 == "." }.trimmingCharacters(in: .whitespaces)
             if !candyText.isEmpty { reading.candyName = candyText; reading.fields["candyName"] = candy }
@@ -476,6 +480,32 @@ public final class ScreenReader {
             }
         }
         return reading
+    }
+
+    /// The lowest band of rows in `x ..< x + width`, `from ..< to`, holding dark gray text (a
+    /// few unsaturated pixels darker than 200 on the light card), `minHeight`…`maxHeight` tall,
+    /// as a box with `margin` above and below; nil when there is none.
+    static func textLine(_ image: Image, x: Int, width: Int, from: Int, to: Int, minHeight: Int, maxHeight: Int, margin: Int) -> PixelRect? {
+        let x0 = max(0, x), x1 = min(image.width, x + width), y0 = max(0, from), y1 = min(image.height, to)
+        guard x1 > x0, y1 > y0 else { return nil }
+        let inked = (y0 ..< y1).map { y in
+            (x0 ..< x1).reduce(0) { count, x in
+                let p = image.pixel(x: x, y: y)
+                let dark = Int(max(p.r, p.g, p.b)) < 200 && Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) < 40
+                return count + (dark ? 1 : 0)
+            } >= max(2, (x1 - x0) / 200)
+        }
+        var y = inked.count - 1
+        while y >= 0 {
+            guard inked[y] else { y -= 1; continue }
+            var top = y
+            while top > 0 && inked[top - 1] { top -= 1 }
+            if (minHeight ... maxHeight).contains(y - top + 1) {
+                return PixelRect(x: x, y: y0 + top - margin, width: width, height: y - top + 1 + 2 * margin)
+            }
+            y = top - 1
+        }
+        return nil
     }
 
     /// The power-up button's row: a run of the bar's green from near the left edge, 20–55% of
