@@ -25,8 +25,15 @@ public final class ScreenScanner {
     public func scan(_ image: Image, trainerLevel: Int? = nil, statsAsOf date: String? = nil) throws -> ScreenScan {
         let reading = try reader.read(image)
         var scan = ScreenScan(reading: reading, species: nil, combinations: [], level: nil)
-        guard let name = reading.name, let cp = reading.cp, let hpMax = reading.hpMax, let dust = reading.stardust else { return scan }
-        func query(_ s: Species) -> IVQuery { IVQuery(species: s, cp: cp, hp: hpMax, stardust: dust) }
+        // Without the stardust (hidden by another app's overlay, say) the levels rest on the
+        // arc, or stay open when the trainer level is not given.
+        guard let cp = reading.cp, let hpMax = reading.hpMax, reading.name != nil || reading.candyName != nil else { return scan }
+        let name = reading.name ?? ""
+        func query(_ s: Species) -> IVQuery {
+            var q = IVQuery(species: s, cp: cp, hp: hpMax, stardust: reading.stardust)
+            if let trainerLevel { q.maxLevel = LevelArc.topLevel(trainerLevel: trainerLevel, asOf: date) }
+            return q
+        }
         func fits(_ s: Species) -> Bool { !((try? calculator.combinations(query(s))) ?? []).isEmpty }
         // The name as read, else the nearest species name that the numbers fit, else (a
         // nickname, or a name misread beyond repair) the candy's family: its member the
