@@ -46,6 +46,9 @@ public enum IVError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct GameData: Sendable {
     public let species: [Species]
     public let levels: [LevelCost]
+    /// Positions in `species` by name key (lowercased letters and digits): the scanner looks
+    /// names up thousands of times per screenshot.
+    private let byName: [String: [Int]]
     /// Base stats valid at earlier dates (GoIV's history), by the date each table starts.
     public let history: [(from: String, until: String, table: [Species])]
 
@@ -64,6 +67,8 @@ public struct GameData: Sendable {
             Species(dex: Int($0[0])!, name: $0[1], form: $0[2], attack: Int($0[3])!, defense: Int($0[4])!, stamina: Int($0[5])!, family: $0[6],
                     evolveCandy: Int($0[7])!)
         }
+        let all = species
+        byName = Dictionary(grouping: all.indices, by: { GameData.key(all[$0].name) })
         levels = try rows("levels.tsv").map {
             LevelCost(level: Double($0[0])!, cpMultiplier: Double($0[1])!, stardust: Int($0[2])!, candy: Int($0[3])!, xlCandy: Int($0[4])!)
         }
@@ -82,9 +87,8 @@ public struct GameData: Sendable {
     /// The species called `name` (case and punctuation ignored), in `form` (default Normal),
     /// with the base stats in force on `date` (YYYY-MM-DD; default today's).
     public func species(_ name: String, form: String? = nil, asOf date: String? = nil) throws -> Species {
-        func key(_ s: String) -> String { s.lowercased().filter { $0.isLetter || $0.isNumber } }
-        let wanted = key(name)
-        let matches = species.filter { key($0.name) == wanted }
+        let key = GameData.key
+        let matches = (byName[key(name)] ?? []).map { species[$0] }
         guard let first = matches.first else { throw IVError.unknownSpecies(name) }
         var found: Species
         if let form {
@@ -103,6 +107,9 @@ public struct GameData: Sendable {
         found.stamina = old.stamina
         return found
     }
+
+    /// A name as looked up: lowercased letters and digits.
+    static func key(_ s: String) -> String { s.lowercased().filter { $0.isLetter || $0.isNumber } }
 
     /// CP multiplier at `level` (whole or half).
     public func cpMultiplier(level: Double) -> Double? {

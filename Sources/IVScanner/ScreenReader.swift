@@ -254,7 +254,10 @@ public final class ScreenReader {
         // A thin stroke lost to the threshold splits a digit (a 3 into its two bowls): pieces a
         // third of a digit tall or more, stacked in the same columns less than a fifth of its
         // height apart, are one glyph (specks are left alone).
-        var pieces = glyphs.boxes.enumerated().filter { !$0.element.touches }.map { (box: $0.element, labels: [Int32($0.offset)]) }
+        // (Only glyphs a third of a digit tall or more can be part of the CP line: specks are
+        // left out before the pairwise merging.)
+        var pieces = glyphs.boxes.enumerated().filter { !$0.element.touches && ($0.element.y1 - $0.element.y0) * 3 >= minHeight }
+            .map { (box: $0.element, labels: [Int32($0.offset)]) }
         var merged = true
         while merged {
             merged = false
