@@ -14,9 +14,10 @@ public struct LevelArc: Sendable, Equatable {
     /// The dot's position along the arc: 0 at level 1, 1 at the top level.
     public var fraction: Double
 
-    /// The point of the arc at `angle` (0 at the left end, π at the right end).
-    public func point(at angle: Double) -> (x: Double, y: Double) {
-        (centerX - radius * cos(angle), centerY - radius * squash * sin(angle))
+    /// The point of the arc at `angle` (0 at the left end, π at the right end), or `offset`
+    /// pixels outside it (inside when negative).
+    public func point(at angle: Double, offset: Double = 0) -> (x: Double, y: Double) {
+        (centerX - (radius + offset) * cos(angle), centerY - (radius + offset) * squash * sin(angle))
     }
 
     /// Finds the arc and its dot, given the HP bar (which fixes the screen's scale and centre).
@@ -85,17 +86,20 @@ public struct LevelArc: Sendable, Equatable {
         // The dot (about 10 units in radius): where the darkest of five points across the line
         // (±7 units) is bright — only the dot is that wide — while 15 units in and out it is
         // dark again (a white fin or sparkle crossing the arc is wider).
-        func across(_ t: Double, _ dr: Double) -> Float {
-            let p = LevelArc(centerX: arc.centerX, centerY: arc.centerY, radius: arc.radius + dr * u, squash: arc.squash, fraction: 0).point(at: t)
-            return at(p.x, p.y)
+        func across(_ t: Double, _ units: Double, _ sample: (Double, Double) -> Float) -> Float {
+            let p = arc.point(at: t, offset: units * u)
+            return sample(p.x, p.y)
+        }
+        func darkest(_ t: Double, _ sample: (Double, Double) -> Float) -> Float {
+            [-7.0, -3.5, 0, 3.5, 7].map { across(t, $0, sample) }.min()!
         }
         let steps = 1800
         var profile = [Float](repeating: 0, count: steps + 1)
         for k in 0 ... steps {
             let t = Double.pi * Double(k) / Double(steps)
-            let darkest = [-7.0, -3.5, 0, 3.5, 7].map { across(t, $0) }.min()!
-            let outside = max(across(t, -15), across(t, 15))
-            profile[k] = darkest > 200 ? darkest - outside : -255
+            let bright = darkest(t, at)
+            let outside = max(across(t, -15, at), across(t, 15, at))
+            profile[k] = bright > 200 ? bright - outside : -255
         }
         guard let peak = profile.indices.max(by: { profile[$0] < profile[$1] }), profile[peak] > 40 else { return nil }
         // Its middle, finely: the darkest of the five points across the line (bilinear) at
@@ -103,15 +107,9 @@ public struct LevelArc: Sendable, Equatable {
         // way from the dot's brightness to the window's median, interpolated between steps.
         // (The middle of the coarse stretch above leans by up to 0.2° towards the dim side of
         // the arc; half a level near the top of the arc is 0.6–0.8°.)
-        func darkest(_ t: Double) -> Float {
-            [-7.0, -3.5, 0, 3.5, 7].map { dr -> Float in
-                let p = LevelArc(centerX: arc.centerX, centerY: arc.centerY, radius: arc.radius + dr * u, squash: arc.squash, fraction: 0).point(at: t)
-                return smooth(p.x, p.y)
-            }.min()!
-        }
         let t0 = Double.pi * Double(peak) / Double(steps)
         let fine = (-1200 ... 1200).map { t0 + Double($0) * 1e-4 }.filter { (0 ... Double.pi).contains($0) }
-        let values = fine.map(darkest)
+        let values = fine.map { darkest($0, smooth) }
         guard let k = fine.indices.min(by: { abs(fine[$0] - t0) < abs(fine[$1] - t0) }) else { return nil }
         let brightest = values[max(0, k - 60) ... min(values.count - 1, k + 60)].max()!
         let half = (brightest + values.sorted()[values.count / 2]) / 2
@@ -193,19 +191,23 @@ public struct LevelArc: Sendable, Equatable {
 
     /// Where the dot of a Pokémon at `level` sits (0 at level 1, 1 at the arc's top level).
     public static func fraction(level: Double, trainerLevel: Int, asOf date: String?, data: GameData = .shared) -> Double? {
+        guard let ends = ends(trainerLevel: trainerLevel, asOf: date, data: data), let this = data.cpMultiplier(level: level) else { return nil }
+        return (this - ends.first) / (ends.last - ends.first)
+    }
+
+    /// The CP multipliers at the arc's two ends, and its top level.
+    static func ends(trainerLevel: Int, asOf date: String?, data: GameData) -> (first: Double, last: Double, top: Double)? {
         let top = topLevel(trainerLevel: trainerLevel, asOf: date)
-        guard let first = data.levels.first(where: { $0.level == 1 }), let last = data.levels.first(where: { $0.level == top }),
-              let this = data.levels.first(where: { $0.level == level }) else { return nil }
-        return (this.cpMultiplier - first.cpMultiplier) / (last.cpMultiplier - first.cpMultiplier)
+        guard let first = data.cpMultiplier(level: 1), let last = data.cpMultiplier(level: top) else { return nil }
+        return (first, last, top)
     }
 
     /// The level whose CP multiplier the dot marks (the nearest half level), given the trainer
     /// level; among `candidates` (the levels CP, HP and stardust allow) when given.
     public func level(trainerLevel: Int, asOf date: String?, data: GameData = .shared, among candidates: [Double]? = nil) -> Double? {
-        let top = LevelArc.topLevel(trainerLevel: trainerLevel, asOf: date)
-        guard let first = data.levels.first(where: { $0.level == 1 }), let last = data.levels.first(where: { $0.level == top }) else { return nil }
-        let cpm = first.cpMultiplier + fraction * (last.cpMultiplier - first.cpMultiplier)
-        let pool = data.levels.filter { $0.level <= top && (candidates?.contains($0.level) ?? true) }
+        guard let ends = LevelArc.ends(trainerLevel: trainerLevel, asOf: date, data: data) else { return nil }
+        let cpm = ends.first + fraction * (ends.last - ends.first)
+        let pool = data.levels.filter { $0.level <= ends.top && (candidates?.contains($0.level) ?? true) }
         return pool.min(by: { abs($0.cpMultiplier - cpm) < abs($1.cpMultiplier - cpm) })?.level
     }
 }

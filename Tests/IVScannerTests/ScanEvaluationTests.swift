@@ -26,6 +26,17 @@ struct ScreenTruth {
     }
 }
 
+extension ScreenTruth {
+    /// A manifest row; `levelColumn` names the level's column, `statsAsOf` turns the row into
+    /// the date whose base stats apply.
+    init(row: [String: String], levelColumn: String, statsAsOf: ([String: String]) -> String) {
+        self.init(file: row["file"]!, species: row["species"]!, cp: Int(row["cp"]!)!, hpMax: Int(row["hp_max"]!)!,
+                  stardust: Int(row["stardust_cost"]!), trainerLevel: Int(row["trainer_level"]!),
+                  level: Double(row[levelColumn]!), ivs: row["ivs_label"]!.split(separator: "/").compactMap { Int($0) },
+                  statsAsOf: statsAsOf(row))
+    }
+}
+
 /// The figures the issue sets bars for, over a set of screenshots.
 struct ScanTally: CustomStringConvertible {
     var n = 0, cp = 0, hpMax = 0, species = 0
@@ -100,10 +111,7 @@ struct ScanEvaluationTests {
         let scanner = try ScreenScanner()
         var tally = ScanTally()
         for row in ScreenTruth.rows(table) {
-            let truth = ScreenTruth(file: row["file"]!, species: row["species"]!, cp: Int(row["cp"]!)!, hpMax: Int(row["hp_max"]!)!,
-                                    stardust: Int(row["stardust_cost"]!), trainerLevel: Int(row["trainer_level"]!),
-                                    level: Double(row["level_label"]!), ivs: row["ivs_label"]!.split(separator: "/").compactMap { Int($0) },
-                                    statsAsOf: Self.eraDates[row["stats_era_used"]!]!)
+            let truth = ScreenTruth(row: row, levelColumn: "level_label") { Self.eraDates[$0["stats_era_used"]!]! }
             try tally.add(truth, image: ImageIO.read(fixtures + "/pogo/screens/" + truth.file), scanner: scanner)
         }
         print("scan (fixtures): \(tally)")
@@ -132,10 +140,7 @@ struct ScanEvaluationTests {
         let scanner = try ScreenScanner()
         var tally = ScanTally()
         for row in rows {
-            let truth = ScreenTruth(file: row["file"]!, species: row["species"]!, cp: Int(row["cp"]!)!, hpMax: Int(row["hp_max"]!)!,
-                                    stardust: Int(row["stardust_cost"]!), trainerLevel: Int(row["trainer_level"]!),
-                                    level: Double(row["level"]!), ivs: row["ivs_label"]!.split(separator: "/").compactMap { Int($0) },
-                                    statsAsOf: row["date"]!)
+            let truth = ScreenTruth(row: row, levelColumn: "level") { $0["date"]! }
             try tally.add(truth, image: ImageIO.read(directory + "/" + truth.file), scanner: scanner)
         }
         print("scan (unseen): \(tally)")
