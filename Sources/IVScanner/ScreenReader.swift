@@ -24,6 +24,11 @@ public struct ScreenReading: Sendable, Equatable {
     public var evolveCandy: Int?
     /// The candy's name as read ("PIKACHU CANDY"; names the family, even under a nickname).
     public var candyName: String?
+    /// Whether the screen shows "LUCKY POKÉMON" under the name (its stardust costs are halved,
+    /// its IVs at least 12 each).
+    public var lucky: Bool?
+    /// The appraisal's stat bars, when the screen shows them (the IVs themselves).
+    public var appraisal: AppraisalBars?
     /// The level arc and its dot (the level follows from it with the trainer level).
     public var arc: LevelArc?
     public var fields: [String: ScreenField] = [:]
@@ -70,7 +75,9 @@ public final class ScreenReader {
         for y in h * 3 / 10 ..< h * 8 / 10 {
             // Runs of the bar's colours on this row, joined across gaps up to a quarter of the
             // width (a wing or tail in front of the bar) as long as the runs cover three
-            // quarters of the joined stretch; the longest stretch counts.
+            // quarters of the joined stretch; the longest stretch counts. A run shorter than a
+            // thirtieth of the width (the gender sign beside the bar, gray like the track) is
+            // not joined on.
             var runs: [(Int, Int)] = [], start = -1
             for x in 0 ... w {
                 if x < w && barColour(image.pixel(x: x, y: y)) { if start < 0 { start = x } } else if start >= 0 {
@@ -81,7 +88,7 @@ public final class ScreenReader {
             var best = (0, 0), i = 0
             while i < runs.count {
                 var j = i, covered = runs[i].1 - runs[i].0
-                while j + 1 < runs.count && runs[j + 1].0 - runs[j].1 <= w / 4
+                while j + 1 < runs.count && runs[j + 1].0 - runs[j].1 <= w / 4 && runs[j + 1].1 - runs[j + 1].0 >= w / 30
                     && (covered + runs[j + 1].1 - runs[j + 1].0) * 4 >= (runs[j + 1].1 - runs[i].0) * 3 {
                     j += 1; covered += runs[j].1 - runs[j].0
                 }
@@ -102,7 +109,8 @@ public final class ScreenReader {
     /// Crops `rect`, enlarges small text, and makes it dark on light for Tesseract. Light text
     /// is what stands out from a white top-hat `glyphHeight` pixels wide (default a quarter of
     /// the box's height).
-    func prepare(_ image: Image, _ rect: PixelRect, lightText: Bool, glyphHeight: Int? = nil) throws -> Image {
+    /// `keepOrange` keeps orange text (a lucky Pokémon's halved stardust cost) as ink.
+    func prepare(_ image: Image, _ rect: PixelRect, lightText: Bool, glyphHeight: Int? = nil, keepOrange: Bool = false) throws -> Image {
         guard let r = rect.clamped(width: image.width, height: image.height) else { throw IVError.invalid("field outside the screen") }
         var colour = try image.cropped(to: r).converted(to: .rgb8)
         if !lightText {
@@ -112,7 +120,8 @@ public final class ScreenReader {
                     let p = colour.pixel(x: x, y: y)
                     // Red text (a cost the player cannot pay) stays: red well above green and blue.
                     let red = Int(p.r) - Int(max(p.g, p.b)) > 80
-                    if !red && Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) > 70 { for k in 0 ..< 3 { colour[x, y, k] = 255 } }
+                    let orange = keepOrange && p.r > 200 && (110 ... 200).contains(p.g) && Int(p.r) - Int(p.b) > 110
+                    if !red && !orange && Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) > 70 { for k in 0 ..< 3 { colour[x, y, k] = 255 } }
                 }
             }
         }
@@ -226,19 +235,29 @@ public final class ScreenReader {
         }
     }
 
-    /// Keeps only the tallest glyphs of a binarized field (ink 0 on 255): the digits of a cost
-    /// are the largest text in their box, while icons and labels are smaller or touch the edge.
-    /// Returns the cropped glyphs, or nil.
-    static func tallestGlyphs(_ binary: Image) throws -> Image? {
+    /// Keeps only the tallest line of glyphs of a binarized field (ink 0 on 255): the digits of
+    /// a cost are the largest text in their box, while labels are smaller and icons touch the
+    /// edge. A line is a glyph with those nearly as tall (70%) whose middles are within its
+    /// height. With `minimumCount` the tallest line of at least that many glyphs wins (a
+    /// stardust cost has three digits or more; the outline of its vial icon, taller than the
+    /// digits, stands alone), else the tallest. `round` drops glyphs about as wide as tall or
+    /// wider (a candy icon, whole or in stripes; a lone digit is narrower). Returns the
+    /// cropped glyphs, or nil.
+    static func tallestGlyphs(_ binary: Image, minimumCount: Int = 1, droppingRound round: Bool = false) throws -> Image? {
         let glyphs = Glyphs(binary)
-        let candidates = glyphs.boxes.enumerated().filter { !$0.element.touches && $0.element.y1 - $0.element.y0 >= 4 }
-        guard let top = candidates.max(by: { $0.element.y1 - $0.element.y0 < $1.element.y1 - $1.element.y0 })?.element else { return nil }
-        let tallest = top.y1 - top.y0
-        // Glyphs of the tallest one's line: nearly as tall, their middle within its height.
-        return try glyphs.render(Set(candidates.filter {
-            let b = $0.element
-            return b.y1 - b.y0 >= tallest * 7 / 10 && (top.y0 ... top.y1).contains((b.y0 + b.y1) / 2)
-        }.map { Int32($0.offset) }))
+        func height(_ b: Glyphs.Box) -> Int { b.y1 - b.y0 }
+        let candidates = glyphs.boxes.enumerated().filter {
+            !$0.element.touches && height($0.element) >= 4 && !(round && ($0.element.x1 - $0.element.x0) * 10 >= height($0.element) * 9)
+        }
+        func line(_ top: Glyphs.Box) -> [Int32] {
+            candidates.filter {
+                height($0.element) >= height(top) * 7 / 10 && (top.y0 ... top.y1).contains(($0.element.y0 + $0.element.y1) / 2)
+            }.map { Int32($0.offset) }
+        }
+        // Tallest first; of equal heights the later (further right) first, as a digit follows its icon.
+        let lines = candidates.sorted { (height($0.element), $0.offset) > (height($1.element), $1.offset) }.lazy.map { line($0.element) }
+        guard let best = lines.first(where: { $0.count >= minimumCount }) ?? lines.first else { return nil }
+        return try glyphs.render(Set(best))
     }
 
     /// The CP's digits in a binarized box above the arc: the line of the most glyphs between
@@ -392,8 +411,13 @@ public final class ScreenReader {
         func u(_ v: Double) -> Int { Int(v * w / 1080) }
         let centre = bar.x + bar.width / 2
         var reading = ScreenReading()
+        reading.appraisal = AppraisalBars.read(image)
 
-        let nameBox = PixelRect(x: centre - u(380), y: bar.y - u(110), width: u(760), height: u(95))
+        // A lucky Pokémon has a line of green "LUCKY POKÉMON" between its name and the bar.
+        let luckyLine = ScreenReader.luckyLine(image, bar: bar, unit: w / 1080)
+        reading.lucky = luckyLine != nil
+        let nameBottom = luckyLine.map { $0.y - u(4) } ?? bar.y - u(15)
+        let nameBox = PixelRect(x: centre - u(380), y: nameBottom - u(95), width: u(760), height: u(95))
         let name = try read(image, nameBox, lightText: false, characters: nil)
         let cleaned = name.text.filter { $0.isLetter || $0 == "-" || $0 == "." || $0 == "'" || $0 == " " }.trimmingCharacters(in: .whitespaces)
         if !cleaned.isEmpty { reading.name = cleaned; reading.fields["name"] = name }
@@ -425,15 +449,19 @@ public final class ScreenReader {
 
 
         // The stardust cost: right of the power-up button, after the stardust icon. On the
-        // fixtures' devices the row sits 490–570 units below the HP bar and the digits start
-        // 0–9 units right of the centre. The green button, when found near there, places the
-        // row exactly; a disabled button (not enough candy) is pale, not green, and then the
-        // layout alone places it (the 120-unit box holds the digits anywhere in that range).
+        // fixtures' devices (2016–18) the row sits 490–570 units below the HP bar and the
+        // digits start 0–9 units right of the centre; since the candy XL row (2020) it sits
+        // lower, about 830 units below on a 2026 screen. The green button, when found from
+        // there up to 900 units below the bar, places the row exactly; a disabled button (not
+        // enough candy) is pale, not green, and then the 2016–18 layout places it (the 120-unit
+        // box holds the digits anywhere in that range).
         do {
             let expected = bar.y + bar.height + u(525)
             var cy = expected, left = centre + u(8)
             if let button = ScreenReader.button(image, below: bar.y + bar.height + u(300)),
-               abs(button.y + button.height / 2 - expected) < u(60) {
+               abs(button.y + button.height / 2 - expected) < u(60)
+                || ((expected ..< bar.y + bar.height + u(900)).contains(button.y + button.height / 2)
+                    && ScreenReader.hasStardustIcon(image, rightOf: button, within: u(150))) {
                 cy = button.y + button.height / 2
                 // A label-less stretch of the button's gradient can end the run early.
                 if abs(button.x + button.width + u(20) - left) < u(40) { left = button.x + button.width + u(20) }
@@ -449,7 +477,7 @@ public final class ScreenReader {
             let candyText = candy.text.filter { $0.isLetter || $0 == " " || $0 == "-" || $0 == "'" || $0 == "." }.trimmingCharacters(in: .whitespaces)
             if !candyText.isEmpty { reading.candyName = candyText; reading.fields["candyName"] = candy }
             var dust = ScreenField(text: "", confidence: 0, box: dustBox)
-            if let digits = try ScreenReader.tallestGlyphs(prepare(image, dustBox, lightText: false)) {
+            if let digits = try ScreenReader.tallestGlyphs(prepare(image, dustBox, lightText: false, keepOrange: true), minimumCount: 3) {
                 let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
                 dust = ScreenField(text: r.text, confidence: r.confidence, box: dustBox)
             }
@@ -463,7 +491,7 @@ public final class ScreenReader {
             }
             // The power-up's candy cost: further right on the same row, after the candy icon.
             let candyCostBox = PixelRect(x: centre + u(180), y: cy - u(60), width: u(200), height: u(120))
-            if let digits = try ScreenReader.tallestGlyphs(prepare(image, candyCostBox, lightText: false)) {
+            if let digits = try ScreenReader.tallestGlyphs(prepare(image, candyCostBox, lightText: false), droppingRound: true) {
                 let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
                 if let cost = ScreenReader.numbers(r.text).first, ScreenReader.candyCosts(stardust: reading.stardust).contains(cost) {
                     reading.candyCost = cost
@@ -511,6 +539,42 @@ public final class ScreenReader {
         return nil
     }
 
+    /// The green "LUCKY POKÉMON" line just above the HP bar (within 75 units, 20–50 units
+    /// tall, in the middle 600 units): rows where the bar's hue of green (but darker, text on
+    /// the white card) covers at least 3% of the width. Nil when there is none.
+    static func luckyLine(_ image: Image, bar: PixelRect, unit: Double) -> PixelRect? {
+        func u(_ v: Double) -> Int { Int(v * unit) }
+        let centre = bar.x + bar.width / 2
+        let x0 = max(0, centre - u(300)), x1 = min(image.width, centre + u(300))
+        let y0 = max(0, bar.y - u(75)), y1 = bar.y
+        guard x1 > x0, y1 > y0 else { return nil }
+        let rows = (y0 ..< y1).map { y in
+            (x0 ..< x1).reduce(0) { n, x in
+                let p = image.pixel(x: x, y: y)
+                return n + (Int(p.g) - Int(p.r) > 40 && Int(p.g) - Int(p.b) > 20 && p.g < 230 ? 1 : 0)
+            } >= (x1 - x0) * 3 / 100
+        }
+        guard let first = rows.firstIndex(of: true), let last = rows.lastIndex(of: true),
+              (u(20) ... u(50)).contains(last - first + 1) else { return nil }
+        return PixelRect(x: x0, y: y0 + first, width: x1 - x0, height: last - first + 1)
+    }
+
+    /// Whether the stardust icon (a vial whose liquid is magenta) sits within `distance` right
+    /// of `button`: it tells the power-up row from the Evolve row below it when the power-up
+    /// button is pale (not enough candy) and the first green button is Evolve's.
+    static func hasStardustIcon(_ image: Image, rightOf button: PixelRect, within distance: Int) -> Bool {
+        let x0 = min(image.width, button.x + button.width), x1 = min(image.width, x0 + distance)
+        let y0 = max(0, button.y), y1 = min(image.height, button.y + button.height)
+        var count = 0
+        for y in y0 ..< y1 {
+            for x in x0 ..< x1 {
+                let p = image.pixel(x: x, y: y)
+                if p.r > 150 && p.b > 150 && p.g < 120 { count += 1 }
+            }
+        }
+        return count * 400 >= distance * distance / 4
+    }
+
     /// The power-up button's row: a run of the bar's green from near the left edge, 20–55% of
     /// the width long, below `y`.
     static func button(_ image: Image, below start: Int) -> PixelRect? {
@@ -523,11 +587,15 @@ public final class ScreenReader {
             var end = x
             while end < w && green(image.pixel(x: end, y: y)) { end += 1 }
             if end - x > w / 5 && end - x < w * 11 / 20 {
-                // Down the button's middle to its bottom edge, then its extent at mid-height
-                // (the rounded corners make the top row short).
-                let mid = (x + end) / 2
-                var bottom = y
-                while bottom + 1 < image.height && green(image.pixel(x: mid, y: bottom + 1)) { bottom += 1 }
+                // Down to its bottom edge, the deepest of eight columns across it (the label's
+                // letters stop the walk at their top wherever they are), then its extent at
+                // mid-height (the rounded corners make the top row short).
+                let bottom = (0 ..< 8).map { k in
+                    let column = x + (end - x) * k / 8
+                    var bottom = y
+                    while bottom + 1 < image.height && green(image.pixel(x: column, y: bottom + 1)) { bottom += 1 }
+                    return bottom
+                }.max()!
                 // The label's letters interrupt the green at mid-height: measure the extent on
                 // a row below the label (four fifths down) instead.
                 let row = y + (bottom - y) * 4 / 5

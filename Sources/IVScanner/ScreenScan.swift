@@ -31,6 +31,9 @@ public final class ScreenScanner {
         let name = reading.name ?? ""
         func query(_ s: Species) -> IVQuery {
             var q = IVQuery(species: s, cp: cp, hp: hpMax, stardust: reading.stardust)
+            // A lucky Pokémon came from a lucky trade: halved costs, every IV at least 12.
+            if reading.lucky == true { q.lucky = true; q.obtained = .luckyTrade }
+            if let bars = reading.appraisal { q.appraisal = bars.filter }
             if let trainerLevel { q.maxLevel = LevelArc.topLevel(trainerLevel: trainerLevel, asOf: date) }
             return q
         }

@@ -109,20 +109,24 @@ struct IVCommand: ParsableCommand {
 
         struct Out: Encodable {
             let species: String?, form: String?, cp: Int?, hp: Int?, hpMax: Int?, stardustCost: Int?, candyCost: Int?, candyName: String?
-            /// Not detected yet: always null (no lucky screenshot to build or test it on).
+            /// "LUCKY POKÉMON" under the name (read from the screen).
             let lucky: Bool?
+            /// The appraisal's three bars when the screen shows them (null otherwise).
+            let appraisal: Bars?
+            struct Bars: Encodable { let attack: Int, defense: Int, stamina: Int }
             let levels: [Double], ivs: [Calc.Result.IV]
             /// Where the arc's dot sits, 0 at level 1 to 1 at the highest level (null: no arc found).
             let arcFraction: Double?
             let fields: [String: FieldOut]
             struct FieldOut: Encodable { let text: String, confidence: Double, box: [Int] }
 
-            enum Key: String, CodingKey { case species, form, cp, hp, hpMax, stardustCost, candyCost, candyName, lucky, levels, ivs, arcFraction, fields }
+            enum Key: String, CodingKey { case species, form, cp, hp, hpMax, stardustCost, candyCost, candyName, lucky, appraisal, levels, ivs, arcFraction, fields }
             /// Every key always present (null when not read), as the README promises.
             func encode(to encoder: Encoder) throws {
                 var c = encoder.container(keyedBy: Key.self)
                 try c.encode(species, forKey: .species); try c.encode(form, forKey: .form); try c.encode(cp, forKey: .cp); try c.encode(hp, forKey: .hp)
                 try c.encode(candyCost, forKey: .candyCost); try c.encode(candyName, forKey: .candyName); try c.encode(lucky, forKey: .lucky)
+                try c.encode(appraisal, forKey: .appraisal)
                 try c.encode(hpMax, forKey: .hpMax); try c.encode(stardustCost, forKey: .stardustCost); try c.encode(levels, forKey: .levels)
                 try c.encode(ivs, forKey: .ivs); try c.encode(arcFraction, forKey: .arcFraction); try c.encode(fields, forKey: .fields)
             }
@@ -140,7 +144,8 @@ struct IVCommand: ParsableCommand {
             let result = try scan(), reading = result.reading, found = result.combinations
             if let annotate { try draw(screen, result, to: annotate) }
             let out = Out(species: result.species?.name, form: result.species?.form, cp: reading.cp, hp: reading.hp, hpMax: reading.hpMax,
-                          stardustCost: reading.stardust, candyCost: reading.candyCost, candyName: reading.candyName, lucky: nil,
+                          stardustCost: reading.stardust, candyCost: reading.candyCost, candyName: reading.candyName, lucky: reading.lucky,
+                          appraisal: reading.appraisal.map { .init(attack: $0.attack, defense: $0.defense, stamina: $0.stamina) },
                           levels: Set(found.map(\.level)).sorted(),
                           ivs: found.map { .init(level: $0.level, attack: $0.attack, defense: $0.defense, stamina: $0.stamina, percent: ($0.percent * 10).rounded() / 10) },
                           arcFraction: reading.arc.map { ($0.fraction * 10000).rounded() / 10000 },

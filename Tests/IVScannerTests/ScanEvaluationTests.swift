@@ -160,5 +160,12 @@ struct ScanEvaluationTests {
         #expect(old.n == 25 && old.withStardust == 17 && old.withLevel == 5)
         #expect(old.cp == 25 && old.hpMax == 25 && old.species == 25 && old.exactLevel == 5)
         #expect(old.stardust >= 14 && old.ivs >= 14)
+        let iphone = tallies["2016-iphone"] ?? ScanTally()
+        #expect(iphone.n == 4 && iphone.cp == 4 && iphone.hpMax == 4 && iphone.species == 4 && iphone.stardust == 4 && iphone.ivs == 4)
+        // 2026: the three left are appraisal screens whose CP (under a banner, or a white glow)
+        // or HP bar (the lucky glow behind a tinted card) is not found.
+        let recent = tallies["2026"] ?? ScanTally()
+        #expect(recent.n == 19 && recent.withStardust == 10 && recent.withIVs == 19)
+        #expect(recent.cp >= 16 && recent.hpMax >= 18 && recent.species >= 16 && recent.stardust == 10 && recent.ivs >= 16)
     }
 }
