@@ -572,7 +572,8 @@ public final class ScreenReader {
                 if p.r > 150 && p.b > 150 && p.g < 120 { count += 1 }
             }
         }
-        return count * 400 >= distance * distance / 4
+        // The vial is about a tenth of `distance` wide: a sixteenth of its area in magenta is plenty.
+        return count >= max(4, distance * distance / 1600)
     }
 
     /// The power-up button's row: a run of the bar's green from near the left edge, 20–55% of
