@@ -4,7 +4,7 @@ import SentioImage
 /// detail screen since 2019: each bar is 15 units long in three segments of five, filled in
 /// orange up to the IV (all of it in red-pink at 15), the rest light gray. Reading them gives
 /// the IVs themselves, where the screen's numbers only narrow them down.
-public struct AppraisalBars: Sendable, Equatable {
+public struct AppraisalBars: Sendable, Equatable, Encodable {
     public var attack: Int
     public var defense: Int
     public var stamina: Int
@@ -15,10 +15,11 @@ public struct AppraisalBars: Sendable, Equatable {
 
     /// The calculator's appraisal filter for these bars (the stars follow from their sum).
     public var filter: Appraisal {
-        let total = attack + defense + stamina
-        let stars = total == 45 ? 4 : total >= 37 ? 3 : total >= 30 ? 2 : total >= 23 ? 1 : 0
-        return .stars(stars, bars: (attack, defense, stamina))
+        .stars(Appraisal.stars(total: attack + defense + stamina), bars: (attack, defense, stamina))
     }
+
+    /// A bar as found on one row: its start, the end of its fill (start − 1 when empty), its end.
+    typealias Run = (y: Int, x0: Int, fillEnd: Int, x1: Int)
 
     /// The bars on `image`, or nil when the screen shows no appraisal. A bar is a row whose
     /// run of fill-then-track colours (short gaps allowed) is 30–40% of the width
@@ -35,11 +36,12 @@ public struct AppraisalBars: Sendable, Equatable {
             Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) < 10 && (210 ... 240).contains(p.r)
         }
         // (row, start, end of fill, end) of each row holding a bar.
-        var rows: [(y: Int, x0: Int, fillEnd: Int, x1: Int)] = []
+        var rows: [Run] = []
         for y in h / 3 ..< h {
             var x = 0
             while x < w / 2 {
-                guard fill(image.pixel(x: x, y: y)) || track(image.pixel(x: x, y: y)) else { x += 1; continue }
+                let p = image.pixel(x: x, y: y)
+                guard fill(p) || track(p) else { x += 1; continue }
                 // Walk right over fill, then track, across gaps up to 1% of the width (the
                 // segments' white dividers and their blended edges).
                 let start = x
@@ -57,8 +59,7 @@ public struct AppraisalBars: Sendable, Equatable {
             }
         }
         // Group consecutive rows into bars; each bar read on its middle row.
-        var bars: [(y: Int, x0: Int, fillEnd: Int, x1: Int)] = []
-        var group: [(y: Int, x0: Int, fillEnd: Int, x1: Int)] = []
+        var bars: [Run] = [], group: [Run] = []
         for row in rows + [(y: Int.max, x0: 0, fillEnd: 0, x1: 0)] {
             if let last = group.last, row.y != last.y + 1 {
                 // A bar is as thick as 1% of the width or more (thinner runs are text and edges).
@@ -69,7 +70,7 @@ public struct AppraisalBars: Sendable, Equatable {
         }
         // Three in a row starting and ending together, evenly spaced.
         let tolerance = max(2, w / 100)
-        func aligned(_ t: ArraySlice<(y: Int, x0: Int, fillEnd: Int, x1: Int)>) -> Bool {
+        func aligned(_ t: ArraySlice<Run>) -> Bool {
             let a = t[t.startIndex], b = t[t.startIndex + 1], c = t[t.startIndex + 2]
             return [b, c].allSatisfy { abs($0.x0 - a.x0) <= tolerance && abs($0.x1 - a.x1) <= tolerance }
                 && abs((b.y - a.y) - (c.y - b.y)) <= tolerance

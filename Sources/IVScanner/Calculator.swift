@@ -45,18 +45,18 @@ public enum Appraisal: Sendable, Equatable {
         }
     }
 
+    /// The stars the game gives an IV total: 4 for 45, 3 for 37–44, 2 for 30–36, 1 for 23–29, else 0.
+    public static func stars(total: Int) -> Int {
+        total == 45 ? 4 : total >= 37 ? 3 : total >= 30 ? 2 : total >= 23 ? 1 : 0
+    }
+
     func admits(_ a: Int, _ d: Int, _ s: Int) -> Bool {
         let total = a + d + s
         switch self {
         case let .stars(n, bars):
             if let bars, bars != (a, d, s) { return false }
-            switch n {
-            case 4: return total == 45
-            case 3: return (37 ... 44).contains(total)
-            case 2: return (30 ... 36).contains(total)
-            case 1: return (23 ... 29).contains(total)
-            default: return total <= 22
-            }
+            // A count outside 1–4 is taken as 0 stars.
+            return Appraisal.stars(total: total) == ((1 ... 4).contains(n) ? n : 0)
         case let .leader(overall, best, bestStats):
             let overallRange: ClosedRange<Int> = [1: 37 ... 45, 2: 30 ... 36, 3: 23 ... 29, 4: 0 ... 22][overall] ?? 0 ... 45
             guard overallRange.contains(total) else { return false }

@@ -519,12 +519,8 @@ public final class ScreenReader {
     static func textLine(_ image: Image, x: Int, width: Int, from: Int, to: Int, minHeight: Int, maxHeight: Int, margin: Int) -> PixelRect? {
         let x0 = max(0, x), x1 = min(image.width, x + width), y0 = max(0, from), y1 = min(image.height, to)
         guard x1 > x0, y1 > y0 else { return nil }
-        let inked = (y0 ..< y1).map { y in
-            (x0 ..< x1).reduce(0) { count, x in
-                let p = image.pixel(x: x, y: y)
-                let dark = Int(max(p.r, p.g, p.b)) < 200 && Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) < 40
-                return count + (dark ? 1 : 0)
-            } >= max(2, (x1 - x0) / 200)
+        let inked = ScreenReader.inkedRows(image, columns: x0 ..< x1, rows: y0 ..< y1, atLeast: max(2, (x1 - x0) / 200)) { p in
+            Int(max(p.r, p.g, p.b)) < 200 && Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) < 40
         }
         var y = inked.count - 1
         while y >= 0 {
@@ -539,6 +535,11 @@ public final class ScreenReader {
         return nil
     }
 
+    /// For each of `rows`, whether at least `atLeast` pixels of `columns` are `ink`.
+    static func inkedRows(_ image: Image, columns: Range<Int>, rows: Range<Int>, atLeast: Int, _ ink: (RGBA) -> Bool) -> [Bool] {
+        rows.map { y in columns.reduce(0) { $0 + (ink(image.pixel(x: $1, y: y)) ? 1 : 0) } >= atLeast }
+    }
+
     /// The green "LUCKY POKÉMON" line just above the HP bar (within 75 units, 20–50 units
     /// tall, in the middle 600 units): rows where the bar's hue of green (but darker, text on
     /// the white card) covers at least 3% of the width. Nil when there is none.
@@ -548,11 +549,8 @@ public final class ScreenReader {
         let x0 = max(0, centre - u(300)), x1 = min(image.width, centre + u(300))
         let y0 = max(0, bar.y - u(75)), y1 = bar.y
         guard x1 > x0, y1 > y0 else { return nil }
-        let rows = (y0 ..< y1).map { y in
-            (x0 ..< x1).reduce(0) { n, x in
-                let p = image.pixel(x: x, y: y)
-                return n + (Int(p.g) - Int(p.r) > 40 && Int(p.g) - Int(p.b) > 20 && p.g < 230 ? 1 : 0)
-            } >= (x1 - x0) * 3 / 100
+        let rows = ScreenReader.inkedRows(image, columns: x0 ..< x1, rows: y0 ..< y1, atLeast: (x1 - x0) * 3 / 100) { p in
+            Int(p.g) - Int(p.r) > 40 && Int(p.g) - Int(p.b) > 20 && p.g < 230
         }
         guard let first = rows.firstIndex(of: true), let last = rows.lastIndex(of: true),
               (u(20) ... u(50)).contains(last - first + 1) else { return nil }

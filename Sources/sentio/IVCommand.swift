@@ -112,8 +112,7 @@ struct IVCommand: ParsableCommand {
             /// "LUCKY POKÉMON" under the name (read from the screen).
             let lucky: Bool?
             /// The appraisal's three bars when the screen shows them (null otherwise).
-            let appraisal: Bars?
-            struct Bars: Encodable { let attack: Int, defense: Int, stamina: Int }
+            let appraisal: AppraisalBars?
             let levels: [Double], ivs: [Calc.Result.IV]
             /// Where the arc's dot sits, 0 at level 1 to 1 at the highest level (null: no arc found).
             let arcFraction: Double?
@@ -145,7 +144,7 @@ struct IVCommand: ParsableCommand {
             if let annotate { try draw(screen, result, to: annotate) }
             let out = Out(species: result.species?.name, form: result.species?.form, cp: reading.cp, hp: reading.hp, hpMax: reading.hpMax,
                           stardustCost: reading.stardust, candyCost: reading.candyCost, candyName: reading.candyName, lucky: reading.lucky,
-                          appraisal: reading.appraisal.map { .init(attack: $0.attack, defense: $0.defense, stamina: $0.stamina) },
+                          appraisal: reading.appraisal,
                           levels: Set(found.map(\.level)).sorted(),
                           ivs: found.map { .init(level: $0.level, attack: $0.attack, defense: $0.defense, stamina: $0.stamina, percent: ($0.percent * 10).rounded() / 10) },
                           arcFraction: reading.arc.map { ($0.fraction * 10000).rounded() / 10000 },
