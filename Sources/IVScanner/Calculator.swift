@@ -89,7 +89,9 @@ public struct IVCombination: Sendable, Hashable {
 /// What the screen showed, and what else is known.
 public struct IVQuery: Sendable {
     public var species: Species
-    public var cp: Int
+    /// Nil when the screen hid it (a banner over it): then only HP and the filters constrain
+    /// attack and defense, which is worth asking only with the appraisal's bars.
+    public var cp: Int?
     public var hp: Int
     /// The power-up stardust shown (already halved when lucky, raised when shadow).
     public var stardust: Int?
@@ -103,7 +105,7 @@ public struct IVQuery: Sendable {
     /// Highest level to consider (trainer level + 10 is the power-up cap; 51 with best buddy).
     public var maxLevel = 51.0
 
-    public init(species: Species, cp: Int, hp: Int, stardust: Int? = nil, level: Double? = nil) {
+    public init(species: Species, cp: Int?, hp: Int, stardust: Int? = nil, level: Double? = nil) {
         self.species = species
         self.cp = cp
         self.hp = hp
@@ -141,14 +143,14 @@ public struct IVCalculator: Sendable {
 
     /// All combinations matching CP and HP (and the filters), by level then IVs.
     public func combinations(_ q: IVQuery) throws -> [IVCombination] {
-        guard q.cp >= 10, q.hp >= 10 else { throw IVError.invalid("CP and HP are at least 10 (CP \(q.cp), HP \(q.hp))") }
+        guard q.cp ?? 10 >= 10, q.hp >= 10 else { throw IVError.invalid("CP and HP are at least 10 (CP \(q.cp.map(String.init) ?? "unknown"), HP \(q.hp))") }
         let floor = q.purified ? max(2, q.obtained.ivFloor) : q.obtained.ivFloor
         var found: [IVCombination] = []
         for level in candidateLevels(q) {
             let cpm = level.cpMultiplier
             for s in floor ... 15 where Stats.hp(q.species, stamina: s, cpm: cpm) == q.hp {
                 for a in floor ... 15 {
-                    for d in floor ... 15 where Stats.cp(q.species, attack: a, defense: d, stamina: s, cpm: cpm) == q.cp {
+                    for d in floor ... 15 where q.cp.map({ Stats.cp(q.species, attack: a, defense: d, stamina: s, cpm: cpm) == $0 }) ?? true {
                         if let appraisal = q.appraisal, !appraisal.admits(a, d, s) { continue }
                         found.append(IVCombination(level: level.level, attack: a, defense: d, stamina: s))
                     }

@@ -57,10 +57,11 @@ public final class ScreenReader {
             if abs(r - g) < 12 && abs(g - b) < 12 && (185 ... 235).contains(r) { return true } // empty track
             return r > 200 && b < 120 && r - b > 120                                       // yellow or red fill
         }
+        // The card is white, or pale pink where the open appraisal tints it.
         func white(_ x: Int, _ y: Int) -> Bool {
             guard y >= 0, y < h else { return false }
             let p = image.pixel(x: x, y: y)
-            return p.r > 225 && p.g > 225 && p.b > 225
+            return min(p.r, p.g, p.b) > 205 && max(p.r, p.g, p.b) > 235 && Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) < 40
         }
         var run: (y: Int, x0: Int, x1: Int, rows: Int)?
         func accept(_ r: (y: Int, x0: Int, x1: Int, rows: Int)) -> PixelRect? {

@@ -26,11 +26,13 @@ public final class ScreenScanner {
         let reading = try reader.read(image)
         var scan = ScreenScan(reading: reading, species: nil, combinations: [], level: nil)
         // Without the stardust (hidden by another app's overlay, say) the levels rest on the
-        // arc, or stay open when the trainer level is not given.
-        guard let cp = reading.cp, let hpMax = reading.hpMax, reading.name != nil || reading.candyName != nil else { return scan }
+        // arc, or stay open when the trainer level is not given. Without the CP (a banner over
+        // it) only the appraisal's bars, which give the IVs themselves, let the scan go on.
+        guard let hpMax = reading.hpMax, reading.cp != nil || reading.appraisal != nil,
+              reading.name != nil || reading.candyName != nil else { return scan }
         let name = reading.name ?? ""
         func query(_ s: Species) -> IVQuery {
-            var q = IVQuery(species: s, cp: cp, hp: hpMax, stardust: reading.stardust)
+            var q = IVQuery(species: s, cp: reading.cp, hp: hpMax, stardust: reading.stardust)
             // A lucky Pokémon came from a lucky trade: halved costs, every IV at least 12.
             if reading.lucky == true { q.lucky = true; q.obtained = .luckyTrade }
             if let bars = reading.appraisal { q.appraisal = bars.filter }
