@@ -30,7 +30,7 @@ public struct LevelArc: Sendable, Equatable {
         // radius and the dot test's 15 units, down to the lowest centre (every point sampled
         // is on or above its circle's centre) — read directly from the pixels (the fit
         // samples ~10⁶ points).
-        let top = max(0, bar.y - Int((320 + 462 + 16) * u)), bottom = min(h, bar.y - Int(255 * u) + 2)
+        let top = max(0, bar.y - Int((480 + 462 + 16) * u)), bottom = min(h, bar.y - Int(255 * u) + 2)
         guard bottom > top, let band = try? image.cropped(to: PixelRect(x: 0, y: top, width: w, height: bottom - top)) else { return nil }
         let rgb = band.format == .rgb8 ? band : band.converted(to: .rgb8)
         let stride = rgb.rowStride, rows = rgb.height
@@ -58,26 +58,33 @@ public struct LevelArc: Sendable, Equatable {
         // The arc is a thin bright line: score a circle (or the squashed ellipse) by the
         // median, over its angles, of the line's brightness minus the brighter of its two sides
         // (7 units in and out). Layouts put its radius at 400–440 units and its centre 275–300
-        // units above the HP bar.
-        let angles = (0 ..< 200).map { 0.05 + (Double.pi - 0.1) * Double($0) / 199 }
+        // units above the HP bar — 450 on today's tall iPhones, whose card sits lower: those
+        // heights are searched only when nothing stands out at the usual ones (it doubles the
+        // search).
+        let angles = (0 ..< 100).map { 0.05 + (Double.pi - 0.1) * Double($0) / 99 }
         let trig = angles.map { (cos($0), sin($0)) }
-        var best: (score: Float, r: Double, cy: Double, squash: Double)?
         var contrast = [Float](repeating: 0, count: angles.count)
-        for squash in [1.0, 0.95] {
-            for r in Swift.stride(from: 390.0, through: 462, by: 2).map({ $0 * u }) {
-                for offset in Swift.stride(from: 255.0, through: 320, by: 2) {
-                    let cy = Double(bar.y) - offset * u
-                    for (k, (c, s)) in trig.enumerated() {
-                        let on = at(cx - r * c, cy - r * squash * s)
-                        let inner = at(cx - (r - 7 * u) * c, cy - (r - 7 * u) * squash * s), outer = at(cx - (r + 7 * u) * c, cy - (r + 7 * u) * squash * s)
-                        contrast[k] = on - max(inner, outer)
+        func search(offsets: StrideThrough<Double>) -> (score: Float, r: Double, cy: Double, squash: Double)? {
+            var best: (score: Float, r: Double, cy: Double, squash: Double)?
+            for squash in [1.0, 0.95] {
+                for r in Swift.stride(from: 390.0, through: 462, by: 2).map({ $0 * u }) {
+                    for offset in offsets {
+                        let cy = Double(bar.y) - offset * u
+                        for (k, (c, s)) in trig.enumerated() {
+                            let on = at(cx - r * c, cy - r * squash * s)
+                            let inner = at(cx - (r - 7 * u) * c, cy - (r - 7 * u) * squash * s), outer = at(cx - (r + 7 * u) * c, cy - (r + 7 * u) * squash * s)
+                            contrast[k] = on - max(inner, outer)
+                        }
+                        contrast.sort()
+                        let score = contrast[contrast.count / 2]
+                        if best == nil || score > best!.score { best = (score, r, cy, squash) }
                     }
-                    contrast.sort()
-                    let score = contrast[contrast.count / 2]
-                    if best == nil || score > best!.score { best = (score, r, cy, squash) }
                 }
             }
+            return best
         }
+        var best = search(offsets: Swift.stride(from: 255.0, through: 320, by: 2))
+        if (best?.score ?? 0) <= 5 { best = search(offsets: Swift.stride(from: 322.0, through: 480, by: 2)) }
         guard let grid = best, grid.score > 5 else { return nil }
         // The grid is 2 units coarse, and a half-level step near the top is under 1°: refine
         // the centre and radius by least squares on the line's middle across it at 240 angles.
