@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Generates IVScanner's compact game-data tables (Sources/IVScanner/Data/*.tsv) from the public
 game-master data in ../shared/fixtures/pogo/data (see its SOURCES.md). Facts only: base
-stats, candy families, CP multipliers and power-up costs.
+stats, candy families, Pokédex heights, CP multipliers and power-up costs.
 
-- species.tsv: dex, species, form, attack, defense, stamina, family (the candy's name) and
-  evolve_candy (the candy its cheapest evolution costs, 0 when it does not evolve) for every
+- species.tsv: dex, species, form, attack, defense, stamina, family (the candy's name),
+  evolve_candy (the candy its cheapest evolution costs, 0 when it does not evolve) and height
+  (the Pokédex height in metres, the form's where it has its own, 0 when not listed) for every
   species and form of the current game master (costume forms dropped: same stats).
 - levels.tsv: level (1…55 by halves), CP multiplier (the game master's value at whole levels,
   √((a² + b²)/2) at half levels, as the game computes them), stardust, candy and XL candy to
@@ -15,6 +16,7 @@ stats, candy families, CP multipliers and power-up costs.
 Usage: scripts/make-pogo-data.py [FIXTURES]
 """
 import csv
+import json
 import os
 import sys
 
@@ -27,8 +29,15 @@ OUT = os.path.join(ROOT, "Sources", "IVScanner", "Data")
 def main():
     os.makedirs(OUT, exist_ok=True)
     seen = set()
+    with open(os.path.join(DATA, "WatWowMap_master-latest-everything.json")) as f:
+        pokedex = json.load(f)["pokemon"]
+
+    def height(dex, form_id):
+        entry = pokedex.get(dex, {})
+        return entry.get("forms", {}).get(form_id, {}).get("height") or entry.get("height") or 0
+
     with open(os.path.join(DATA, "base_stats_by_form_WatWowMap.csv")) as f, open(os.path.join(OUT, "species.tsv"), "w") as out:
-        out.write("dex\tspecies\tform\tattack\tdefense\tstamina\tfamily\tevolve_candy\n")
+        out.write("dex\tspecies\tform\tattack\tdefense\tstamina\tfamily\tevolve_candy\theight\n")
         for r in csv.DictReader(f):
             if r["is_costume"] == "True":
                 continue
@@ -40,7 +49,7 @@ def main():
             # The candy the Evolve button shows: the cheapest evolution's (0: does not evolve).
             costs = [int(e.split(":")[1]) for e in r["evolutions(target:candyCost)"].split(";") if ":" in e and e.split(":")[1].isdigit()]
             out.write("\t".join([r["dex"], r["species"], form, r["base_attack"], r["base_defense"], r["base_stamina"],
-                                 r["candy_family_name"], str(min(costs) if costs else 0)]) + "\n")
+                                 r["candy_family_name"], str(min(costs) if costs else 0), str(height(r["dex"], r["form_id"]))]) + "\n")
     with open(os.path.join(DATA, "cpm_and_powerup_costs_by_half_level.csv")) as f, open(os.path.join(OUT, "levels.tsv"), "w") as out:
         out.write("level\tcpm\tstardust\tcandy\txl_candy\n")
         for r in csv.DictReader(f):

@@ -13,6 +13,8 @@ public struct Species: Sendable, Hashable {
     /// The candy its cheapest evolution costs, as the Evolve button shows it (0: does not
     /// evolve).
     public var evolveCandy: Int = 0
+    /// The Pokédex height in metres (0: not listed); each Pokémon's own is scattered round it.
+    public var height: Double = 0
 }
 
 /// One half level: CP multiplier and what powering up from it costs.
@@ -65,7 +67,7 @@ public struct GameData: Sendable {
         }
         species = try rows("species.tsv").map {
             Species(dex: Int($0[0])!, name: $0[1], form: $0[2], attack: Int($0[3])!, defense: Int($0[4])!, stamina: Int($0[5])!, family: $0[6],
-                    evolveCandy: Int($0[7])!)
+                    evolveCandy: Int($0[7])!, height: Double($0[8])!)
         }
         let all = species
         byName = Dictionary(grouping: all.indices, by: { GameData.key(all[$0].name) })

@@ -514,6 +514,29 @@ public final class ScreenReader {
         return reading
     }
 
+    /// The Pokémon's height in metres, from the row under the HP text where weight, type and
+    /// height stand in some order ("0.73m", "2,36 m"): the number with a decimal point right
+    /// before an "m". Language-independent where the name is not, so the scan reads it only
+    /// when nothing else names the species. Nil when no such number is read.
+    public func height(_ image: Image, hpText: PixelRect) throws -> (metres: Double, field: ScreenField)? {
+        let u = Double(image.width) / 1080
+        let top = hpText.y + hpText.height + Int(10 * u)
+        let row = PixelRect(x: 0, y: top, width: image.width, height: min(Int(150 * u), image.height - top))
+        guard row.height > Int(20 * u) else { return nil }
+        let r = ocr.recognize(try prepare(image, row, lightText: false), layout: .sparse, characters: nil)
+        let words = r.text.split(whereSeparator: \.isWhitespace).map(String.init)
+        for (i, word) in words.enumerated() {
+            // "0.73m" in one word, or "2.36" then "m".
+            var number = Substring(word)
+            if word.hasSuffix("m") { number = number.dropLast() } else if i + 1 >= words.count || words[i + 1] != "m" { continue }
+            let parts = number.split(whereSeparator: { $0 == "." || $0 == "," })
+            guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }), parts[1].count <= 2,
+                  let metres = Double(parts[0] + "." + parts[1]), metres > 0 else { continue }
+            return (metres, ScreenField(text: r.text, confidence: r.confidence, box: row))
+        }
+        return nil
+    }
+
     /// The lowest band of rows in `x ..< x + width`, `from ..< to`, holding dark gray text (a
     /// few unsaturated pixels darker than 200 on the light card), `minHeight`…`maxHeight` tall,
     /// as a box with `margin` above and below; nil when there is none.

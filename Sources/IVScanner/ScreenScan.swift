@@ -42,9 +42,7 @@ public final class ScreenScanner {
         func fits(_ s: Species) -> Bool { !((try? calculator.combinations(query(s))) ?? []).isEmpty }
         // The name as read, else the nearest species name that the numbers fit, else (a
         // nickname, or a name misread beyond repair) the candy's family: its member the
-        // numbers fit, the one nearest the name read when several do. Last (a name and candy
-        // in another language): the one species that both the numbers and the Evolve
-        // button's candy cost fit, if only one does.
+        // numbers fit, the one nearest the name read when several do.
         let data = GameData.shared
         let exact = try? data.species(name, asOf: date)
         var resolved = exact.flatMap { fits($0) ? $0 : nil } ?? data.closestSpecies(to: name, asOf: date, where: fits)
@@ -53,10 +51,22 @@ public final class ScreenScanner {
                 .compactMap { try? data.species($0.name, asOf: date) }.filter(fits)
             resolved = members.min { GameData.editDistance(name, $0.name) < GameData.editDistance(name, $1.name) }
         }
-        if resolved == nil, let evolve = reading.evolveCandy {
-            let candidates = data.species.filter { $0.form == "Normal" && $0.evolveCandy == evolve }
-                .compactMap { try? data.species($0.name, asOf: date) }.filter(fits)
-            if candidates.count == 1 { resolved = candidates[0] }
+        // Last (a name and candy in another language or script): the one species that the
+        // numbers, the Evolve button's candy cost and the height shown all fit — the height
+        // within the sizes the game gives (XXS 0.49 to XXL 1.75 times the Pokédex height). The
+        // height is read only here: most scans never need it.
+        if resolved == nil {
+            let shown = try reading.fields["hp"].flatMap { try reader.height(image, hpText: $0.box) }
+            if reading.evolveCandy != nil || shown != nil {
+                let candidates = data.species.filter { s in
+                    s.form == "Normal" && (reading.evolveCandy.map { $0 == s.evolveCandy } ?? true)
+                        && (shown.map { s.height > 0 && (0.45 ... 1.8).contains($0.metres / s.height) } ?? true)
+                }.compactMap { try? data.species($0.name, asOf: date) }.filter(fits)
+                if candidates.count == 1 {
+                    resolved = candidates[0]
+                    if let shown { scan.reading.fields["height"] = shown.field }
+                }
+            }
         }
         guard let species = resolved else { return scan }
         scan.species = species

@@ -60,6 +60,21 @@ struct ScreenReaderTests {
         let photo = try ImageIO.read(fixtures + "/reference/images/astronaut.png")
         #expect(throws: IVError.self) { try reader.read(photo) }
     }
+
+    @Test("the height under the HP, in four layouts and three languages")
+    func height() throws {
+        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: #filePath, levels: 3)) else { return print("skip: no fixtures") }
+        let reader = try ScreenReader()
+        // Read off each screenshot by eye: iPhone 2016 in French ("2.36 m", after the type and
+        // the weight), Android 2016 ("0.87 m"), Nexus 6P in Chinese ("0.73m"), Android 2017.
+        let shown = ["chrisnoisel_iphone6_23_22.5.png": 2.36, "bschlenk_bulbasaur.png": 0.87,
+                     "goiv_nexus6P_bulbasaur_cn.png": 0.73, "chrisnoisel_android_28_23.png": 1.73]
+        for (file, metres) in shown {
+            let image = try ImageIO.read(fixtures + "/pogo/screens/" + file)
+            let hpText = try #require(try reader.read(image).fields["hp"]).box
+            #expect(try reader.height(image, hpText: hpText)?.metres == metres, "\(file)")
+        }
+    }
 }
 
 /// Pictures that are not detail screens, or are detail-screen-like only in part, never crash the
