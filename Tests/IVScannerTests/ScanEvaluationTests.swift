@@ -173,4 +173,21 @@ struct ScanEvaluationTests {
         #expect(recent.n == 19 && recent.withStardust == 10 && recent.withIVs == 19 && recent.withLevel == 19 && recent.exactLevel >= 18)
         #expect(recent.cp >= 17 && recent.hpMax == 19 && recent.species == 19 && recent.stardust == 10 && recent.ivs == 19)
     }
+
+    @Test("other screens of today's game are refused, not read")
+    func unseenNegatives() throws {
+        let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Data/unseen-negatives.tsv").path
+        let directory = ProcessInfo.processInfo.environment["SENTIO_UNSEEN_SCREENS"]
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/sentio/unseen").path
+        let rows = ScreenTruth.rows(try String(contentsOfFile: manifest, encoding: .utf8))
+        guard rows.allSatisfy({ FileManager.default.fileExists(atPath: directory + "/" + $0["file"]!) }) else {
+            return print("skip: the unseen screenshots are not in \(directory) (scripts/unseen-screens)")
+        }
+        let scanner = try ScreenScanner()
+        #expect(rows.count == 5)
+        for row in rows {
+            let image = try ImageIO.read(directory + "/" + row["file"]!)
+            #expect(throws: IVError.self, "\(row["file"]!): \(row["notes"]!)") { try scanner.scan(image) }
+        }
+    }
 }
