@@ -134,16 +134,23 @@ struct ScanEvaluationTests {
     /// tests. The images are not redistributed; `scripts/unseen-screens` extracts them from
     /// clones into ~/.cache/sentio/unseen (or `SENTIO_UNSEEN_SCREENS`), and the test runs when
     /// they are there.
-    @Test("species, exact level and IVs on screenshots not used to build the reader")
-    func unseen() throws {
-        let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Data/unseen-screens.tsv").path
+    /// The rows of `manifest` (in Data/) and the directory their images were extracted to, or
+    /// nil (with a note) when they are not all there.
+    static func unseen(_ manifest: String, filePath: String = #filePath) throws -> (rows: [[String: String]], directory: String)? {
+        let path = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Data/" + manifest).path
         let directory = ProcessInfo.processInfo.environment["SENTIO_UNSEEN_SCREENS"]
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/sentio/unseen").path
-        let table = try String(contentsOfFile: manifest, encoding: .utf8)
-        let rows = ScreenTruth.rows(table)
+        let rows = ScreenTruth.rows(try String(contentsOfFile: path, encoding: .utf8))
         guard rows.allSatisfy({ FileManager.default.fileExists(atPath: directory + "/" + $0["file"]!) }) else {
-            return print("skip: the unseen screenshots are not in \(directory) (scripts/unseen-screens)")
+            print("skip: the unseen screenshots are not in \(directory) (scripts/unseen-screens)")
+            return nil
         }
+        return (rows, directory)
+    }
+
+    @Test("species, exact level and IVs on screenshots not used to build the reader")
+    func unseen() throws {
+        guard let (rows, directory) = try Self.unseen("unseen-screens.tsv") else { return }
         let scanner = try ScreenScanner()
         var tallies: [String: ScanTally] = [:]
         for row in rows {
@@ -176,13 +183,7 @@ struct ScanEvaluationTests {
 
     @Test("other screens of today's game are refused, not read")
     func unseenNegatives() throws {
-        let manifest = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Data/unseen-negatives.tsv").path
-        let directory = ProcessInfo.processInfo.environment["SENTIO_UNSEEN_SCREENS"]
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/sentio/unseen").path
-        let rows = ScreenTruth.rows(try String(contentsOfFile: manifest, encoding: .utf8))
-        guard rows.allSatisfy({ FileManager.default.fileExists(atPath: directory + "/" + $0["file"]!) }) else {
-            return print("skip: the unseen screenshots are not in \(directory) (scripts/unseen-screens)")
-        }
+        guard let (rows, directory) = try Self.unseen("unseen-negatives.tsv") else { return }
         let scanner = try ScreenScanner()
         #expect(rows.count == 5)
         for row in rows {
