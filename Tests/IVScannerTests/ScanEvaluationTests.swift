@@ -128,12 +128,6 @@ struct ScanEvaluationTests {
         #expect(tally.species >= 46 && tally.ivs >= 46)
     }
 
-    /// Screenshots from the same public projects as the fixtures (and GoOnTap), taken from
-    /// their histories, not in the fixtures: `Data/unseen-screens.tsv` names each one's
-    /// repository, path and commit, with the truth read off the image or the project's own
-    /// tests. The images are not redistributed; `scripts/unseen-screens` extracts them from
-    /// clones into ~/.cache/sentio/unseen (or `SENTIO_UNSEEN_SCREENS`), and the test runs when
-    /// they are there.
     /// The rows of `manifest` (in Data/) and the directory their images were extracted to, or
     /// nil (with a note) when they are not all there.
     static func unseen(_ manifest: String, filePath: String = #filePath) throws -> (rows: [[String: String]], directory: String)? {
@@ -148,6 +142,12 @@ struct ScanEvaluationTests {
         return (rows, directory)
     }
 
+    /// Screenshots from the same public projects as the fixtures (and GoOnTap), taken from
+    /// their histories, not in the fixtures: `Data/unseen-screens.tsv` names each one's
+    /// repository, path and commit, with the truth read off the image or the project's own
+    /// tests. The images are not redistributed; `scripts/unseen-screens` extracts them from
+    /// clones into ~/.cache/sentio/unseen (or `SENTIO_UNSEEN_SCREENS`), and the test runs when
+    /// they are there.
     @Test("species, exact level and IVs on screenshots not used to build the reader")
     func unseen() throws {
         guard let (rows, directory) = try Self.unseen("unseen-screens.tsv") else { return }
