@@ -273,9 +273,7 @@ public final class ScreenReader {
         typealias Box = Glyphs.Box
         // A thin stroke lost to the threshold splits a digit (a 3 into its two bowls): pieces a
         // third of a digit tall or more, stacked in the same columns less than a fifth of its
-        // height apart, are one glyph (specks are left alone).
-        // (Only glyphs a third of a digit tall or more can be part of the CP line: specks are
-        // left out before the pairwise merging.)
+        // height apart, are one glyph. Smaller specks are left out before this pairwise merging.
         var pieces = glyphs.boxes.enumerated().filter { !$0.element.touches && ($0.element.y1 - $0.element.y0) * 3 >= minHeight }
             .map { (box: $0.element, labels: [Int32($0.offset)]) }
         var merged = true

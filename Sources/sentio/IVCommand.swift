@@ -45,7 +45,15 @@ struct IVCommand: ParsableCommand {
             let species: String, form: String, cp: Int, hp: Int, levels: [Double]
             let ivs: [IV]
             let percentRange: [Double]
-            struct IV: Encodable { let level: Double, attack: Int, defense: Int, stamina: Int, percent: Double }
+            struct IV: Encodable {
+                let level: Double, attack: Int, defense: Int, stamina: Int, percent: Double
+
+                /// A combination as printed: the IV percentage to one decimal.
+                init(_ c: IVCombination) {
+                    level = c.level; attack = c.attack; defense = c.defense; stamina = c.stamina
+                    percent = (c.percent * 10).rounded() / 10
+                }
+            }
         }
 
         func run() throws {
@@ -58,7 +66,7 @@ struct IVCommand: ParsableCommand {
             let found = try IVCalculator().combinations(q)
             let percents = found.map(\.percent)
             let result = Result(species: q.species.name, form: q.species.form, cp: cp, hp: hp, levels: Set(found.map(\.level)).sorted(),
-                                ivs: found.map { .init(level: $0.level, attack: $0.attack, defense: $0.defense, stamina: $0.stamina, percent: ($0.percent * 10).rounded() / 10) },
+                                ivs: found.map(Calc.Result.IV.init),
                                 percentRange: percents.isEmpty ? [] : [percents.min()!, percents.max()!].map { ($0 * 10).rounded() / 10 })
             if json { return try JSONOutput.print(result) }
             guard !found.isEmpty else {
@@ -146,7 +154,7 @@ struct IVCommand: ParsableCommand {
                           stardustCost: reading.stardust, candyCost: reading.candyCost, candyName: reading.candyName, lucky: reading.lucky,
                           appraisal: reading.appraisal,
                           levels: Set(found.map(\.level)).sorted(),
-                          ivs: found.map { .init(level: $0.level, attack: $0.attack, defense: $0.defense, stamina: $0.stamina, percent: ($0.percent * 10).rounded() / 10) },
+                          ivs: found.map(Calc.Result.IV.init),
                           arcFraction: reading.arc.map { ($0.fraction * 10000).rounded() / 10000 },
                           fields: reading.fields.mapValues { .init(text: $0.text, confidence: $0.confidence, box: [$0.box.x, $0.box.y, $0.box.width, $0.box.height]) })
             if json { return try JSONOutput.print(out) }
