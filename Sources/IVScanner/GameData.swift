@@ -48,9 +48,15 @@ public enum IVError: Error, Sendable, Equatable, CustomStringConvertible {
 public struct GameData: Sendable {
     public let species: [Species]
     public let levels: [LevelCost]
-    /// Positions in `species` by name key (lowercased letters and digits): the scanner looks
-    /// names up thousands of times per screenshot.
+    /// The species' names in German, French, Spanish and Italian where they differ from the
+    /// English one, by dex (names.tsv): the detail screen shows the player's language.
+    public let localNames: [Int: [String]]
+    /// Positions in `species` by name key (lowercased letters and digits, accents dropped), for
+    /// the English and the local names: the scanner looks names up thousands of times per
+    /// screenshot.
     private let byName: [String: [Int]]
+    /// Each species' names (English first, then local) as the letters `editDistance` compares.
+    private let spellings: [[[Character]]]
     /// Base stats valid at earlier dates (GoIV's history), by the date each table starts.
     public let history: [(from: String, until: String, table: [Species])]
 
@@ -70,7 +76,12 @@ public struct GameData: Sendable {
                     evolveCandy: Int($0[7])!, height: Double($0[8])!)
         }
         let all = species
-        byName = Dictionary(grouping: all.indices, by: { GameData.key(all[$0].name) })
+        var local: [Int: [String]] = [:]
+        for row in try rows("names.tsv") where row.count == 3 { local[Int(row[0])!, default: []].append(row[2]) }
+        localNames = local
+        let names = all.map { [$0.name] + (local[$0.dex] ?? []) }
+        byName = Dictionary(grouping: all.indices.flatMap { i in names[i].map { (GameData.key($0), i) } }, by: \.0).mapValues { $0.map(\.1) }
+        spellings = names.map { $0.map(GameData.letters) }
         levels = try rows("levels.tsv").map {
             LevelCost(level: Double($0[0])!, cpMultiplier: Double($0[1])!, stardust: Int($0[2])!, candy: Int($0[3])!, xlCandy: Int($0[4])!)
         }
@@ -110,8 +121,16 @@ public struct GameData: Sendable {
         return found
     }
 
-    /// A name as looked up: lowercased letters and digits.
-    static func key(_ s: String) -> String { s.lowercased().filter { $0.isLetter || $0.isNumber } }
+    /// A name as looked up: lowercased letters and digits, accents dropped ("Évoli" → "evoli":
+    /// Tesseract's English model often reads the letter without its accent).
+    static func key(_ s: String) -> String {
+        s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased().filter { $0.isLetter || $0.isNumber }
+    }
+
+    /// A name as `editDistance` compares it: its letters, lowercased, accents dropped.
+    static func letters(_ s: String) -> [Character] {
+        Array(s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased().filter(\.isLetter))
+    }
 
     /// CP multiplier at `level` (whole or half).
     public func cpMultiplier(level: Double) -> Double? {
@@ -120,9 +139,12 @@ public struct GameData: Sendable {
 }
 
 extension GameData {
-    /// Levenshtein distance between two strings (case-insensitive letters only).
+    /// Levenshtein distance between two strings (their letters only; case and accents ignored).
     package static func editDistance(_ a: String, _ b: String) -> Int {
-        let x = Array(a.lowercased().filter(\.isLetter)), y = Array(b.lowercased().filter(\.isLetter))
+        editDistance(letters(a), letters(b))
+    }
+
+    static func editDistance(_ x: [Character], _ y: [Character]) -> Int {
         if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
         var previous = Array(0 ... y.count)
         for i in 1 ... x.count {
@@ -136,32 +158,41 @@ extension GameData {
     }
 
     /// The candy family a candy label names ("PIKACHU CANDY", "CARAMELOS PIDGEY", "CARAMELLE
-    /// PIDGEY": the family's first species), tolerating a misread letter in three; nil when
-    /// no family's name is that close (German and French labels use other names).
+    /// PIDGEY", "MEWTU-BONBON", "BONBON MEWTWO": the family's first species, by its English
+    /// name), tolerating a misread letter in three; nil when no family's name is that close.
     public func family(candy label: String) -> String? {
-        let ignored: Set<String> = ["CANDY", "CARAMELOS", "CARAMELLE", "CARAMELO", "DE", "DI"]
+        let ignored: Set<String> = ["CANDY", "CARAMELOS", "CARAMELLE", "CARAMELO", "DE", "DI", "BONBON", "BONBONS"]
         let words: [String] = label.uppercased().split(whereSeparator: { !$0.isLetter }).map(String.init)
-        let name = words.filter { !ignored.contains($0) }.joined()
+        let name = GameData.letters(words.filter { !ignored.contains($0) }.joined())
         guard name.count >= 3 else { return nil }
         var best: (family: String, distance: Int)?
         for family in Set(species.map(\.family)).sorted() {
-            let d = GameData.editDistance(name, family)
+            guard let first = byName[GameData.key(family)]?.first else { continue }
+            let d = spellings[first].map { GameData.editDistance(name, $0) }.min()!
             if d < (best?.distance ?? .max) { best = (family, d) }
         }
         guard let best, best.distance <= max(1, name.count / 3) else { return nil }
         return best.family
     }
 
-    /// The species whose name is nearest a misread `name` (within a third of its letters), among
-    /// those `acceptable` keeps — the reader passes "has an IV combination for what else was
-    /// read", so a misread name only resolves to a species the numbers fit.
+    /// How far `name` is from `s`'s nearest name (English or local), in edits.
+    public func nameDistance(_ name: String, _ s: Species) -> Int {
+        let read = GameData.letters(name)
+        guard let i = byName[GameData.key(s.name)]?.first else { return GameData.editDistance(read, GameData.letters(s.name)) }
+        return spellings[i].map { GameData.editDistance(read, $0) }.min()!
+    }
+
+    /// The species whose name (English or local) is nearest a misread `name` (within a third
+    /// of its letters), among those `acceptable` keeps — the reader passes "has an IV
+    /// combination for what else was read", so a misread name only resolves to a species the
+    /// numbers fit.
     public func closestSpecies(to name: String, asOf date: String? = nil, where acceptable: (Species) -> Bool) -> Species? {
-        let letters = name.filter(\.isLetter).count
-        guard letters >= 3 else { return nil }
-        let limit = max(1, letters / 3)
+        let read = GameData.letters(name)
+        guard read.count >= 3 else { return nil }
+        let limit = max(1, read.count / 3)
         var best: (Int, Species)?
-        for s in species where s.form == "Normal" {
-            let d = GameData.editDistance(name, s.name)
+        for (i, s) in species.enumerated() where s.form == "Normal" {
+            let d = spellings[i].map { GameData.editDistance(read, $0) }.min()!
             guard d <= limit, d < (best?.0 ?? .max) else { continue }
             guard let dated = try? self.species(s.name, asOf: date), acceptable(dated) else { continue }
             best = (d, dated)

@@ -20,9 +20,10 @@ public struct LevelArc: Sendable, Equatable {
         (centerX - (radius + offset) * cos(angle), centerY - (radius + offset) * squash * sin(angle))
     }
 
-    /// Finds the arc and its dot, given the HP bar (which fixes the screen's scale and centre).
-    /// Nil when no bright circle of the arc's size lies where the layout puts it.
-    static func find(in image: Image, bar: PixelRect) -> LevelArc? {
+    /// Finds the arc and its dot, given the HP bar (which fixes the screen's scale and centre)
+    /// and the "LUCKY POKÉMON" line above it, if any (it pushes the bar that much further below
+    /// the arc). Nil when no bright circle of the arc's size lies where the layout puts it.
+    static func find(in image: Image, bar: PixelRect, luckyLine: PixelRect? = nil) -> LevelArc? {
         let w = image.width, h = image.height
         let u = Double(w) / 1080
         let cx = Double(bar.x) + Double(bar.width) / 2
@@ -30,7 +31,8 @@ public struct LevelArc: Sendable, Equatable {
         // radius and the dot test's 15 units, down to the lowest centre (every point sampled
         // is on or above its circle's centre) — read directly from the pixels (the fit
         // samples ~10⁶ points).
-        let top = max(0, bar.y - Int((480 + 462 + 16) * u)), bottom = min(h, bar.y - Int(255 * u) + 2)
+        let lucky = luckyLine.map { Double(bar.y - $0.y) / u } ?? 0
+        let top = max(0, bar.y - Int((480 + lucky + 462 + 16) * u)), bottom = min(h, bar.y - Int(255 * u) + 2)
         guard bottom > top, let band = try? image.cropped(to: PixelRect(x: 0, y: top, width: w, height: bottom - top)) else { return nil }
         let rgb = band.format == .rgb8 ? band : band.converted(to: .rgb8)
         let stride = rgb.rowStride, rows = rgb.height
@@ -57,10 +59,10 @@ public struct LevelArc: Sendable, Equatable {
         }
         // The arc is a thin bright line: score a circle (or the squashed ellipse) by the
         // median, over its angles, of the line's brightness minus the brighter of its two sides
-        // (7 units in and out). Layouts put its radius at 400–440 units and its centre 275–300
-        // units above the HP bar — 450 on today's tall iPhones, whose card sits lower: those
-        // heights are searched only when nothing stands out at the usual ones (it doubles the
-        // search).
+        // (7 units in and out). Layouts put its radius at 400–440 units and its centre 275–310
+        // units above the HP bar (plus the lucky line's height and gap, about 80 units, on a
+        // lucky Pokémon) — 450 on today's tall iPhones, whose card sits lower: those heights
+        // are searched only when nothing stands out at the usual ones (it doubles the search).
         let angles = (0 ..< 100).map { 0.05 + (Double.pi - 0.1) * Double($0) / 99 }
         let trig = angles.map { (cos($0), sin($0)) }
         var contrast = [Float](repeating: 0, count: angles.count)
@@ -83,8 +85,8 @@ public struct LevelArc: Sendable, Equatable {
             }
             return best
         }
-        var best = search(offsets: Swift.stride(from: 255.0, through: 320, by: 2))
-        if (best?.score ?? 0) <= 5 { best = search(offsets: Swift.stride(from: 322.0, through: 480, by: 2)) }
+        var best = search(offsets: Swift.stride(from: 255.0, through: 320 + lucky, by: 2))
+        if (best?.score ?? 0) <= 5 { best = search(offsets: Swift.stride(from: 322.0 + lucky, through: 480 + lucky, by: 2)) }
         guard let grid = best, grid.score > 5 else { return nil }
         // The grid is 2 units coarse, and a half-level step near the top is under 1°: refine
         // the centre and radius by least squares on the line's middle across it at 240 angles.
@@ -132,9 +134,10 @@ public struct LevelArc: Sendable, Equatable {
         return arc
     }
 
-    /// Least-squares fit of the centre's height and the radius (the squash kept) to the middle
-    /// of the line across it, at the angles where the line stands out (the arc past the dot is
-    /// dimmer but still there). Keeps the grid's fit when fewer than 40 points over 30° are found.
+    /// Least-squares fit of the centre's height and the radius (and, for the squashed arc lit
+    /// over more than 90°, the squash) to the middle of the line across it, at the angles where
+    /// the line stands out (the arc past the dot is dimmer but still there). Keeps the grid's
+    /// fit when fewer than 40 points over 30° are found.
     mutating func refine(u: Double, sample: (Double, Double) -> Float) {
         var points: [(x: Double, y: Double, angle: Double)] = []
         for k in 0 ..< 240 {
@@ -180,8 +183,46 @@ public struct LevelArc: Sendable, Equatable {
             if keep.filter({ $0 }).count < 40 { return }
         }
         guard let fit, abs(fit.r - 1) < 0.05 else { return }
+        // The squashed arc of the current game is not squashed by exactly 0.95 on every screen
+        // (0.96 on a 1080×2400 Android), and a wrong squash tilts the dot's angle by a level
+        // near the top. Over a long lit stretch, fit the ellipse itself on the points kept:
+        // a·x² + c·y² + e·y = 1 (centre on the bar's centre line), least squares.
+        let kept = points.indices.filter { keep[$0] }
+        if squash < 1, let lo = kept.first, let hi = kept.last, points[hi].angle - points[lo].angle > .pi / 2 {
+            var m = [[Double]](repeating: [0, 0, 0], count: 3), v = [0.0, 0.0, 0.0]
+            for i in kept {
+                let x = (points[i].x - centerX) / scale, y = (points[i].y - centerY) / scale
+                let row = [x * x, y * y, y]
+                for j in 0 ..< 3 {
+                    v[j] += row[j]
+                    for k in 0 ..< 3 { m[j][k] += row[j] * row[k] }
+                }
+            }
+            if let (a, c, e) = LevelArc.solve3(m, v), a > 0, c > 0 {
+                let y0 = -e / (2 * c), k = 1 + c * y0 * y0
+                let rx = (k / a).squareRoot(), ry = (k / c).squareRoot()
+                if abs(rx - 1) < 0.05, (0.92 ... 0.99).contains(ry / rx) {
+                    centerY += y0 * scale
+                    radius = rx * scale
+                    squash = ry / rx
+                    return
+                }
+            }
+        }
         centerY += fit.b * squash * scale
         radius = fit.r * scale
+    }
+
+    /// The solution of the 3×3 system m·x = v (Cramer's rule), nil when m is singular.
+    static func solve3(_ m: [[Double]], _ v: [Double]) -> (Double, Double, Double)? {
+        func det(_ a: [[Double]]) -> Double {
+            a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0])
+                + a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0])
+        }
+        let d = det(m)
+        guard abs(d) > 1e-12 else { return nil }
+        func replaced(_ column: Int) -> [[Double]] { m.enumerated().map { i, row in row.enumerated().map { $0.offset == column ? v[i] : $0.element } } }
+        return (det(replaced(0)) / d, det(replaced(1)) / d, det(replaced(2)) / d)
     }
 
     /// The level the arc's right end stands for: the trainer level + 2 (at most 40) until the

@@ -71,6 +71,13 @@ public final class ScreenReader {
             let points = (1 ... 5).map { r.x0 + (r.x1 - r.x0) * $0 / 6 }
             guard r.rows <= max(3, w / 60), abs(mid - w / 2) < w / 15,
                   points.filter({ white($0, r.y - margin) && white($0, r.y + r.rows + margin) }).count >= 3 else { return nil }
+            // The game centres the bar. Green of another app's overlay joined on at one end
+            // (Calcy IV's bubble at the left edge) shifts the run's middle: keep the part
+            // symmetric about the screen's middle.
+            if abs(mid - w / 2) > w / 100 {
+                let half = min(w / 2 - r.x0, r.x1 - w / 2)
+                return PixelRect(x: w / 2 - half, y: r.y, width: 2 * half, height: r.rows)
+            }
             return PixelRect(x: r.x0, y: r.y, width: r.x1 - r.x0, height: r.rows)
         }
         for y in h * 3 / 10 ..< h * 8 / 10 {
@@ -431,7 +438,7 @@ public final class ScreenReader {
         // reaches from 1.0 to 0.52 widths above the bar, the top-hat is as wide as the digits'
         // box of a 16:9 screen (47 units), and the arc's line is wiped out first: digits are the
         // tallest glyphs there, above the status bar's icons and the "CP" label.
-        let arc = LevelArc.find(in: image, bar: bar)
+        let arc = LevelArc.find(in: image, bar: bar, luckyLine: luckyLine)
         reading.arc = arc
         let cpBox = PixelRect(x: centre - u(300), y: max(0, bar.y - u(1000)), width: u(600), height: bar.y - u(520) - max(0, bar.y - u(1000)))
         if var binary = try? prepare(image, cpBox, lightText: true, glyphHeight: u(47)) {
@@ -445,15 +452,20 @@ public final class ScreenReader {
                 }
             }
         }
-
+        // Something bar-like without the CP above it or the HP under it (the small detail
+        // screen among the recent-apps switcher's thumbnails, say) is no detail screen to read.
+        if reading.cp == nil && reading.hpMax == nil {
+            throw IVError.invalid("not a Pokémon detail screen (neither CP nor HP beside the HP bar)")
+        }
 
         // The stardust cost: right of the power-up button, after the stardust icon. On the
         // fixtures' devices (2016–18) the row sits 490–570 units below the HP bar and the
         // digits start 0–9 units right of the centre; since the candy XL row (2020) it sits
         // lower, about 830 units below on a 2026 screen. The green button, when found from
-        // there up to 900 units below the bar, places the row exactly; a disabled button (not
-        // enough candy) is pale, not green, and then the 2016–18 layout places it (the 120-unit
-        // box holds the digits anywhere in that range).
+        // there up to 900 units below the bar, places the row exactly. A disabled button (not
+        // enough candy) is pale, not green: then the stardust icon's vial beside the centre
+        // places it, and failing that the 2016–18 layout (the 120-unit box holds the digits
+        // anywhere in that range).
         do {
             let expected = bar.y + bar.height + u(525)
             var cy = expected, left = centre + u(8)
@@ -464,12 +476,15 @@ public final class ScreenReader {
                 cy = button.y + button.height / 2
                 // A label-less stretch of the button's gradient can end the run early.
                 if abs(button.x + button.width + u(20) - left) < u(40) { left = button.x + button.width + u(20) }
+            } else if let vial = ScreenReader.stardustVial(image, columns: max(0, centre - u(60)) ..< min(image.width, centre + u(120)),
+                                                           rows: bar.y + bar.height + u(300) ..< min(image.height, bar.y + bar.height + u(900)), unit: w / 1080) {
+                cy = vial
             }
             let dustBox = PixelRect(x: left, y: cy - u(60), width: u(230), height: u(120))
-            // The candy's name: the lowest line of dark text 40–160 units above the stardust row,
+            // The candy's name: the lowest line of dark text 40–200 units above the stardust row,
             // in the right half (74 units above it on most screens; more where the button is
-            // taller), else where it usually is.
-            let candyBox = ScreenReader.textLine(image, x: centre + u(20), width: u(480), from: cy - u(160), to: cy - u(40),
+            // taller, 170 on a 2021 screen without the XL candy), else where it usually is.
+            let candyBox = ScreenReader.textLine(image, x: centre + u(20), width: u(480), from: cy - u(200), to: cy - u(40),
                                                  minHeight: u(12), maxHeight: u(40), margin: u(10))
                 ?? PixelRect(x: centre + u(20), y: cy - u(102), width: u(480), height: u(56))
             let candy = try read(image, candyBox, lightText: false, characters: nil)
@@ -594,6 +609,23 @@ public final class ScreenReader {
         }
         // The vial is about a tenth of `distance` wide: a sixteenth of its area in magenta is plenty.
         return count >= max(4, distance * distance / 1600)
+    }
+
+    /// The middle row of the stardust icon's vial (its magenta liquid, 15–60 units tall) in
+    /// `columns` × `rows`: the first run of rows holding some magenta that is that tall (the
+    /// power-up row comes first; a pink move-type icon may follow). Nil when there is none.
+    static func stardustVial(_ image: Image, columns: Range<Int>, rows: Range<Int>, unit: Double) -> Int? {
+        guard !columns.isEmpty, !rows.isEmpty else { return nil }
+        let inked = inkedRows(image, columns: columns, rows: rows, atLeast: 2) { $0.r > 150 && $0.b > 150 && $0.g < 120 }
+        var start: Int?
+        for (i, on) in (inked + [false]).enumerated() {
+            if on, start == nil { start = i }
+            if !on, let s = start {
+                if (Int(15 * unit) ... Int(60 * unit)).contains(i - s) { return rows.lowerBound + (s + i) / 2 }
+                start = nil
+            }
+        }
+        return nil
     }
 
     /// The power-up button's row: a run of the bar's green from near the left edge, 20–55% of

@@ -49,7 +49,7 @@ public final class ScreenScanner {
         if resolved == nil, let candy = reading.candyName, let family = data.family(candy: candy) {
             let members = data.species.filter { $0.family == family && $0.form == "Normal" }
                 .compactMap { try? data.species($0.name, asOf: date) }.filter(fits)
-            resolved = members.min { GameData.editDistance(name, $0.name) < GameData.editDistance(name, $1.name) }
+            resolved = members.min { data.nameDistance(name, $0) < data.nameDistance(name, $1) }
         }
         // Last (a name and candy in another language or script): the one species that the
         // numbers, the Evolve button's candy cost and the height shown all fit — the height

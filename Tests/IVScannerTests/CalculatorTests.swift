@@ -121,4 +121,25 @@ struct SpeciesNameTests {
         #expect(data.closestSpecies(to: "Xq", where: fits) == nil)  // too short to guess
         #expect(data.closestSpecies(to: "Haunter", where: fits) == nil)  // a real name the numbers do not fit
     }
+
+    @Test("names and candy labels in German and French (names.tsv) find the species, accents or not")
+    func localNames() throws {
+        let data = GameData.shared
+        // Names as the game shows them in German and French (Mewtwo is Mewtu in German; Eevee is
+        // Evoli and Évoli; Garchomp Knakrack and Carchacrok).
+        #expect(try data.species("Mewtu").name == "Mewtwo")
+        #expect(try data.species("Évoli").name == "Eevee" && data.species("Evoli").name == "Eevee")
+        #expect(try data.species("CARCHACROK").name == "Garchomp")
+        // The candy label names the family's first species: Salamence's is Bagon's (Kindwurm).
+        #expect(data.family(candy: "KINDWURM-BONBON") == "Bagon")
+        #expect(data.family(candy: "MEWTU-BONBON") == "Mewtwo")
+        #expect(data.family(candy: "BONBON DRACO") == nil)  // Draco (French Dragonair) heads no family
+        // A nickname's circled digits read as letters: still the nearest name the numbers fit.
+        let garchomp = try data.species("Garchomp")
+        let cpm = try #require(data.cpMultiplier(level: 38))
+        let cp = Stats.cp(garchomp, attack: 14, defense: 5, stamina: 15, cpm: cpm), hp = Stats.hp(garchomp, stamina: 15, cpm: cpm)
+        let fits = { (s: Species) in !((try? IVCalculator().combinations(IVQuery(species: s, cp: cp, hp: hp, level: 38))) ?? []).isEmpty }
+        #expect(data.closestSpecies(to: "Knakracks", where: fits)?.name == "Garchomp")
+        #expect(data.nameDistance("Knakracks", garchomp) == 1 && data.nameDistance("Garchomp", garchomp) == 0)
+    }
 }
