@@ -477,7 +477,8 @@ public final class ScreenReader {
                 // A label-less stretch of the button's gradient can end the run early.
                 if abs(button.x + button.width + u(20) - left) < u(40) { left = button.x + button.width + u(20) }
             } else if let vial = ScreenReader.stardustVial(image, columns: max(0, centre - u(60)) ..< min(image.width, centre + u(120)),
-                                                           rows: bar.y + bar.height + u(300) ..< min(image.height, bar.y + bar.height + u(900)), unit: w / 1080) {
+                                                           rows: min(image.height, bar.y + bar.height + u(300)) ..< min(image.height, bar.y + bar.height + u(900)),
+                                                           unit: w / 1080) {
                 cy = vial
             }
             let dustBox = PixelRect(x: left, y: cy - u(60), width: u(230), height: u(120))
