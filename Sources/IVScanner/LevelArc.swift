@@ -187,10 +187,10 @@ public struct LevelArc: Sendable, Equatable {
         // (0.96 on a 1080×2400 Android), and a wrong squash tilts the dot's angle by a level
         // near the top. Over a long lit stretch, fit the ellipse itself on the points kept:
         // a·x² + c·y² + e·y = 1 (centre on the bar's centre line), least squares.
-        let kept = points.indices.filter { keep[$0] }
-        if squash < 1, let lo = kept.first, let hi = kept.last, points[hi].angle - points[lo].angle > .pi / 2 {
+        let inliers = points.indices.filter { keep[$0] }
+        if squash < 1, let lo = inliers.first, let hi = inliers.last, points[hi].angle - points[lo].angle > .pi / 2 {
             var m = [[Double]](repeating: [0, 0, 0], count: 3), v = [0.0, 0.0, 0.0]
-            for i in kept {
+            for i in inliers {
                 let x = (points[i].x - centerX) / scale, y = (points[i].y - centerY) / scale
                 let row = [x * x, y * y, y]
                 for j in 0 ..< 3 {

@@ -595,6 +595,9 @@ public final class ScreenReader {
         return PixelRect(x: x0, y: y0 + first, width: x1 - x0, height: last - first + 1)
     }
 
+    /// The magenta of the stardust icon's liquid.
+    static func vialMagenta(_ p: RGBA) -> Bool { p.r > 150 && p.b > 150 && p.g < 120 }
+
     /// Whether the stardust icon (a vial whose liquid is magenta) sits within `distance` right
     /// of `button`: it tells the power-up row from the Evolve row below it when the power-up
     /// button is pale (not enough candy) and the first green button is Evolve's.
@@ -605,7 +608,7 @@ public final class ScreenReader {
         for y in y0 ..< y1 {
             for x in x0 ..< x1 {
                 let p = image.pixel(x: x, y: y)
-                if p.r > 150 && p.b > 150 && p.g < 120 { count += 1 }
+                if ScreenReader.vialMagenta(p) { count += 1 }
             }
         }
         // The vial is about a tenth of `distance` wide: a sixteenth of its area in magenta is plenty.
@@ -617,7 +620,7 @@ public final class ScreenReader {
     /// power-up row comes first; a pink move-type icon may follow). Nil when there is none.
     static func stardustVial(_ image: Image, columns: Range<Int>, rows: Range<Int>, unit: Double) -> Int? {
         guard !columns.isEmpty, !rows.isEmpty else { return nil }
-        let inked = inkedRows(image, columns: columns, rows: rows, atLeast: 2) { $0.r > 150 && $0.b > 150 && $0.g < 120 }
+        let inked = inkedRows(image, columns: columns, rows: rows, atLeast: 2, vialMagenta)
         var start: Int?
         for (i, on) in (inked + [false]).enumerated() {
             if on, start == nil { start = i }
