@@ -87,10 +87,11 @@ struct ScreenReaderRobustnessTests {
         var random = SeededRandom(seed: 66)
         var pictures: [Image] = [try Image(width: 1, height: 1, format: .rgb8), try Image(width: 3, height: 4000, format: .rgb8, fill: 255),
                                  try Image(width: 2000, height: 5, format: .gray8, fill: 128)]
-        // A white card with an HP-bar-like green stripe and nothing else: the bar is found, the
-        // fields around it read as empty, nothing is made up.
+        // A white card with an HP-bar-like green stripe and nothing else: the bar is found, but
+        // with neither CP nor HP beside it the picture is refused, nothing made up.
         var card = try Image(width: 720, height: 1280, format: .rgb8, fill: 255)
         for y in 600 ..< 608 { for x in 200 ..< 520 { card[x, y, 0] = 110; card[x, y, 1] = 230; card[x, y, 2] = 160 } }
+        #expect(throws: IVError.invalid("not a Pokémon detail screen (neither CP nor HP beside the HP bar)")) { try reader.read(card) }
         pictures.append(card)
         for _ in 0 ..< 3 {
             var noise = try Image(width: 360, height: 640, format: .rgb8)
