@@ -196,53 +196,6 @@ public final class ScreenReader {
         return costs
     }
 
-    /// A binarized field's glyphs (4-connected ink, 0 on 255): each pixel's glyph number and
-    /// each glyph's bounding box, and whether it touches the field's edge.
-    struct Glyphs {
-        typealias Box = (x0: Int, y0: Int, x1: Int, y1: Int, touches: Bool)
-        var width: Int, height: Int
-        var label: [Int32]
-        var boxes: [Box]
-
-        init(_ binary: Image) {
-            let w = binary.width, h = binary.height
-            width = w; height = h
-            label = [Int32](repeating: -1, count: w * h)
-            boxes = []
-            let ink = binary.withUnsafeBytes { px in (0 ..< w * h).map { px[($0 / w) * binary.rowStride + $0 % w] == 0 } }
-            for start in 0 ..< w * h where ink[start] && label[start] < 0 {
-                let id = Int32(boxes.count)
-                var stack = [start], box: Box = (x0: w, y0: h, x1: 0, y1: 0, touches: false)
-                label[start] = id
-                while let i = stack.popLast() {
-                    let x = i % w, y = i / w
-                    box = (min(box.x0, x), min(box.y0, y), max(box.x1, x), max(box.y1, y), box.touches || y == 0 || y == h - 1 || x == 0 || x == w - 1)
-                    for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                        let nx = x + dx, ny = y + dy
-                        guard nx >= 0, ny >= 0, nx < w, ny < h else { continue }
-                        let j = ny * w + nx
-                        if ink[j] && label[j] < 0 { label[j] = id; stack.append(j) }
-                    }
-                }
-                boxes.append(box)
-            }
-        }
-
-        /// The glyphs numbered `kept`, alone on white with a margin, cropped to them.
-        func render(_ kept: Set<Int32>) throws -> Image? {
-            let keptBoxes = kept.map { boxes[Int($0)] }
-            guard !keptBoxes.isEmpty else { return nil }
-            let x0 = keptBoxes.map(\.x0).min()!, x1 = keptBoxes.map(\.x1).max()!, y0 = keptBoxes.map(\.y0).min()!, y1 = keptBoxes.map(\.y1).max()!
-            let margin = max(4, (y1 - y0) / 4)
-            var out = try Image(width: x1 - x0 + 1 + 2 * margin, height: y1 - y0 + 1 + 2 * margin, format: .gray8, fill: 255)
-            for y in y0 ... y1 { for x in x0 ... x1 where kept.contains(label[y * width + x]) { out[x - x0 + margin, y - y0 + margin, 0] = 0 } }
-            if let dir = ProcessInfo.processInfo.environment["SENTIO_DEBUG_SCAN"] {
-                try? ImageIO.write(out, to: "\(dir)/glyphs_\(width)x\(height)_\(x0)_\(y0).png")
-            }
-            return out
-        }
-    }
-
     /// Keeps only the tallest line of glyphs of a binarized field (ink 0 on 255): the digits of
     /// a cost are the largest text in their box, while labels are smaller and icons touch the
     /// edge. A line is a glyph with those nearly as tall (70%) whose middles are within its
@@ -274,9 +227,10 @@ public final class ScreenReader {
     /// height join it when their tops are level with it (a digit whose foot the Pokémon
     /// hides), and touching digits make one glyph up to 2.5 times as wide as tall. The status
     /// bar's icons and the "CP" label are shorter; a white spike or eye of the Pokémon stands
-    /// alone or off the line.
+    /// alone or off the line. A thin line touching a digit is cut off first (`Glyphs.cutNecks`).
     static func cpGlyphs(_ binary: Image, minHeight: Int, offCentre: Int) throws -> Image? {
-        let glyphs = Glyphs(binary)
+        var glyphs = Glyphs(binary)
+        glyphs.cutNecks(minHeight: minHeight)
         typealias Box = Glyphs.Box
         // A thin stroke lost to the threshold splits a digit (a 3 into its two bowls): pieces a
         // third of a digit tall or more, stacked in the same columns less than a fifth of its

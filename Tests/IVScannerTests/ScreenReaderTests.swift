@@ -132,3 +132,36 @@ struct OpeningTests {
         }
     }
 }
+
+@Suite("Glyph necks")
+struct GlyphNeckTests {
+    /// A binarized field (ink 0 on 255) with the given black rectangles.
+    static func field(_ rects: [(x: ClosedRange<Int>, y: ClosedRange<Int>)]) throws -> Image {
+        var image = try Image(width: 120, height: 60, format: .gray8, fill: 255)
+        for r in rects { for y in r.y { for x in r.x { image[x, y, 0] = 0 } } }
+        return image
+    }
+
+    /// A 0-like ring 28 tall (strokes 4 wide) with a line 1 pixel thick running 30 columns
+    /// to a blob 5 tall: 1 ≤ 28/14 = 2, so the line's columns are a neck with the ring's
+    /// uprights (28 ≥ a third of 28) on its left and the blob beyond it; the cut at the neck's
+    /// start leaves the ring as it was and the line with the blob as a glyph of its own.
+    @Test("a thin line touching a digit is cut off; the digit's own thin ends are not")
+    func cut() throws {
+        let ring: [(x: ClosedRange<Int>, y: ClosedRange<Int>)] = [(10 ... 13, 10 ... 37), (26 ... 29, 10 ... 37), (10 ... 29, 10 ... 13), (10 ... 29, 34 ... 37)]
+        var glyphs = ScreenReader.Glyphs(try Self.field(ring + [(30 ... 59, 20 ... 20), (60 ... 62, 18 ... 22)]))
+        #expect(glyphs.boxes.count == 1)
+        glyphs.cutNecks(minHeight: 20)
+        #expect(glyphs.boxes.count == 2)
+        #expect(glyphs.boxes.first.map { [$0.x0, $0.y0, $0.x1, $0.y1] } == [10, 10, 29, 37])
+        #expect(glyphs.boxes.last.map { [$0.x0, $0.y0, $0.x1, $0.y1] } == [30, 18, 62, 22])
+        // A 7 whose bar ends in a tip 1 pixel thick: thin columns with no ink beyond them are
+        // no neck. And a glyph shorter than minHeight is never cut.
+        var seven = ScreenReader.Glyphs(try Self.field([(5 ... 9, 11 ... 11), (10 ... 40, 10 ... 13), (37 ... 40, 10 ... 40)]))
+        seven.cutNecks(minHeight: 20)
+        #expect(seven.boxes.count == 1)
+        var short = ScreenReader.Glyphs(try Self.field(ring.map { (x: $0.x, y: $0.y.lowerBound / 2 ... $0.y.upperBound / 2) } + [(30 ... 59, 10 ... 10), (60 ... 62, 8 ... 12)]))
+        short.cutNecks(minHeight: 20)
+        #expect(short.boxes.count == 1)
+    }
+}
