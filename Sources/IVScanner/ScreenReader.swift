@@ -118,7 +118,7 @@ public final class ScreenReader {
     /// is what stands out from a white top-hat `glyphHeight` pixels wide (default a quarter of
     /// the box's height).
     /// `keepOrange` keeps orange text (a lucky Pokémon's halved stardust cost) as ink.
-    func prepare(_ image: Image, _ rect: PixelRect, lightText: Bool, glyphHeight: Int? = nil, keepOrange: Bool = false) throws -> Image {
+    package func prepare(_ image: Image, _ rect: PixelRect, lightText: Bool, glyphHeight: Int? = nil, keepOrange: Bool = false) throws -> Image {
         guard let r = rect.clamped(width: image.width, height: image.height) else { throw IVError.invalid("field outside the screen") }
         var colour = try image.cropped(to: r).converted(to: .rgb8)
         if !lightText {
@@ -170,7 +170,7 @@ public final class ScreenReader {
                             (true, false, true), (true, true, false)]
 
     /// Every stardust cost the game shows: each level's, lucky (½), shadow (×1.2), purified (×0.9).
-    static let stardustCosts: Set<Int> = {
+    package static let stardustCosts: Set<Int> = {
         let calculator = IVCalculator()
         var costs = Set<Int>()
         for level in calculator.data.levels where level.stardust > 0 {
@@ -202,9 +202,17 @@ public final class ScreenReader {
     /// height. With `minimumCount` the tallest line of at least that many glyphs wins (a
     /// stardust cost has three digits or more; the outline of its vial icon, taller than the
     /// digits, stands alone), else the tallest. `round` drops glyphs about as wide as tall or
-    /// wider (a candy icon, whole or in stripes; a lone digit is narrower). Returns the
-    /// cropped glyphs, or nil.
-    static func tallestGlyphs(_ binary: Image, minimumCount: Int = 1, droppingRound round: Bool = false) throws -> Image? {
+    /// wider (a candy icon, whole or in stripes; a lone digit is narrower). A band across the
+    /// field — from the first to the last row nearly all ink, with whatever it holds (another
+    /// app's toast over the costs, its message light on dark) — is cleared first: it is no
+    /// text, and the digits' tops above it still read: the line then comes with each glyph's
+    /// ink down to the band (`cutTops`). Returns nil when no line is left.
+    package static func tallestGlyphs(_ binary: Image, minimumCount: Int = 1, droppingRound round: Bool = false) throws -> GlyphLine? {
+        var binary = binary
+        let band = (0 ..< binary.height).filter { y in (0 ..< binary.width).reduce(0) { $0 + (binary[$1, y, 0] == 0 ? 1 : 0) } * 10 >= binary.width * 9 }
+        if let top = band.first, let bottom = band.last {
+            for y in top ... bottom { for x in 0 ..< binary.width { binary[x, y, 0] = 255 } }
+        }
         let glyphs = Glyphs(binary)
         func height(_ b: Glyphs.Box) -> Int { b.y1 - b.y0 }
         let candidates = glyphs.boxes.enumerated().filter {
@@ -217,8 +225,34 @@ public final class ScreenReader {
         }
         // Tallest first; of equal heights the later (further right) first, as a digit follows its icon.
         let lines = candidates.sorted { (height($0.element), $0.offset) > (height($1.element), $1.offset) }.lazy.map { line($0.element) }
-        guard let best = lines.first(where: { $0.count >= minimumCount }) ?? lines.first else { return nil }
-        return try glyphs.render(Set(best))
+        guard let best = lines.first(where: { $0.count >= minimumCount }) ?? lines.first,
+              let image = try glyphs.render(Set(best)) else { return nil }
+        // Feet cut by the band: the line ends on the row above it. The digits' tops are level,
+        // and even a 1's top is a quarter as wide as the visible line is tall: the stardust
+        // vial in the line, taller or a mere stroke, is left out.
+        let boxes = best.map { glyphs.boxes[Int($0)] }, top = boxes.map(\.y0).min()!, bottom = boxes.map(\.y1).max()!
+        guard let bandTop = band.first, (bandTop - 2 ... bandTop).contains(bottom + 1) else { return GlyphLine(image: image, rows: top ... bottom) }
+        let level = boxes.map(\.y0).sorted()[boxes.count / 2], slack = max(2, (bottom - level) / 6)
+        let digits = best.filter {
+            let b = glyphs.boxes[Int($0)]
+            return abs(b.y0 - level) <= slack && (b.x1 - b.x0 + 1) * 4 >= bottom - level + 1
+        }
+        guard let digitsTop = digits.map({ glyphs.boxes[Int($0)].y0 }).min() else { return GlyphLine(image: image, rows: top ... bottom) }
+        let tops = digits.sorted { glyphs.boxes[Int($0)].x0 < glyphs.boxes[Int($1)].x0 }.map { id in
+            let b = glyphs.boxes[Int(id)]
+            return InkMask(width: b.x1 - b.x0 + 1, height: bottom - digitsTop + 1,
+                           ink: (digitsTop ... bottom).flatMap { y in (b.x0 ... b.x1).map { glyphs.label[y * glyphs.width + $0] == id } })
+        }
+        return GlyphLine(image: image, rows: top ... bottom, cutTops: tops)
+    }
+
+    /// A line of glyphs picked out of a field: drawn alone for Tesseract, the field's rows it
+    /// spans, and where a band cut off their feet, each glyph's ink from the line's top down
+    /// to the band, left to right.
+    package struct GlyphLine {
+        package var image: Image
+        package var rows: ClosedRange<Int>
+        package var cutTops: [InkMask]? = nil
     }
 
     /// The CP's digits in a binarized box above the arc: the line of the most glyphs between
@@ -446,9 +480,16 @@ public final class ScreenReader {
             let candyText = candy.text.filter { $0.isLetter || $0 == " " || $0 == "-" || $0 == "'" || $0 == "." }.trimmingCharacters(in: .whitespaces)
             if !candyText.isEmpty { reading.candyName = candyText; reading.fields["candyName"] = candy }
             var dust = ScreenField(text: "", confidence: 0, box: dustBox)
-            if let digits = try ScreenReader.tallestGlyphs(prepare(image, dustBox, lightText: false, keepOrange: true), minimumCount: 3) {
-                let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
-                dust = ScreenField(text: r.text, confidence: r.confidence, box: dustBox)
+            if let line = try ScreenReader.tallestGlyphs(prepare(image, dustBox, lightText: false, keepOrange: true), minimumCount: 3) {
+                // Digits whose feet a toast hides are matched against the costs the game charges.
+                if let tops = line.cutTops {
+                    if let match = DigitTops.read(tops, among: ScreenReader.stardustCosts.map(String.init)) {
+                        dust = ScreenField(text: match.text, confidence: 100 * match.score, box: dustBox)
+                    }
+                } else {
+                    let r = ocr.recognize(line.image, layout: .singleLine, characters: "0123456789")
+                    dust = ScreenField(text: r.text, confidence: r.confidence, box: dustBox)
+                }
             }
             reading.fields["stardust"] = dust
             if let digits = ScreenReader.numbers(dust.text).first.map(String.init) {
@@ -460,7 +501,7 @@ public final class ScreenReader {
             }
             // The power-up's candy cost: further right on the same row, after the candy icon.
             let candyCostBox = PixelRect(x: centre + u(180), y: cy - u(60), width: u(200), height: u(120))
-            if let digits = try ScreenReader.tallestGlyphs(prepare(image, candyCostBox, lightText: false), droppingRound: true) {
+            if let digits = try ScreenReader.tallestGlyphs(prepare(image, candyCostBox, lightText: false), droppingRound: true)?.image {
                 let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
                 if let cost = ScreenReader.numbers(r.text).first, ScreenReader.candyCosts(stardust: reading.stardust).contains(cost) {
                     reading.candyCost = cost
@@ -471,7 +512,7 @@ public final class ScreenReader {
             // after the candy icon (the round menu button further right touches the box's edge
             // and is dropped with it). Only the costs evolutions have count as read.
             let evolveBox = PixelRect(x: centre + u(180), y: cy + u(115), width: u(200), height: u(140))
-            if let digits = try ScreenReader.tallestGlyphs(prepare(image, evolveBox, lightText: false)) {
+            if let digits = try ScreenReader.tallestGlyphs(prepare(image, evolveBox, lightText: false))?.image {
                 let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
                 if let cost = ScreenReader.numbers(r.text).first, [12, 25, 50, 100, 200, 400].contains(cost) {
                     reading.evolveCandy = cost
