@@ -340,33 +340,40 @@ public final class ScreenReader {
     /// cost does not grow with the window.
     package static func opening(_ gray: Image, size: Int) -> [UInt8] {
         let w = gray.width, h = gray.height, half = size / 2, k = 2 * half + 1
-        var values = gray.withUnsafeBytes { p in (0 ..< w * h).map { p[($0 / w) * gray.rowStride + $0 % w] } }
-        /// Window extremes (centred, `k` wide) along `count` values at `start`, `start + step`, …
-        /// Outside the line the window simply stops (as if padded with the neutral value).
-        func line(_ start: Int, _ step: Int, _ count: Int, _ isMin: Bool, _ out: inout [UInt8]) {
-            let neutral: UInt8 = isMin ? 255 : 0
-            let n = count + 2 * half
-            var padded = [UInt8](repeating: neutral, count: n)
-            for i in 0 ..< count { padded[half + i] = values[start + i * step] }
-            var forward = padded, backward = padded
-            for i in 0 ..< n where i % k != 0 {
-                forward[i] = isMin ? min(forward[i - 1], padded[i]) : max(forward[i - 1], padded[i])
-            }
-            for i in stride(from: n - 2, through: 0, by: -1) where (i + 1) % k != 0 {
-                backward[i] = isMin ? min(backward[i + 1], padded[i]) : max(backward[i + 1], padded[i])
-            }
-            for i in 0 ..< count {
+        var values = [UInt8](repeating: 0, count: w * h)
+        gray.withUnsafeBytes { p in for y in 0 ..< h { for x in 0 ..< w { values[y * w + x] = p[y * gray.rowStride + x] } } }
+        var other = values
+        // One set of line buffers for every pass, long enough for the longer side.
+        let longest = max(w, h) + 2 * half
+        var padded = [UInt8](repeating: 0, count: longest), forward = padded, backward = padded
+        padded.withUnsafeMutableBufferPointer { padded in
+        forward.withUnsafeMutableBufferPointer { forward in
+        backward.withUnsafeMutableBufferPointer { backward in
+            /// Window extremes (centred, `k` wide) along `count` values of `src` at `start`,
+            /// `start + step`, …, into the same places of `dst`. Outside the line the window
+            /// simply stops (as if padded with the neutral value).
+            func line(_ src: UnsafeMutableBufferPointer<UInt8>, _ dst: UnsafeMutableBufferPointer<UInt8>,
+                      _ start: Int, _ step: Int, _ count: Int, _ pick: (UInt8, UInt8) -> UInt8, _ neutral: UInt8) {
+                let n = count + 2 * half
+                for i in 0 ..< half { padded[i] = neutral; padded[n - 1 - i] = neutral }
+                for i in 0 ..< count { padded[half + i] = src[start + i * step] }
+                for i in 0 ..< n { forward[i] = i % k == 0 ? padded[i] : pick(forward[i - 1], padded[i]) }
+                backward[n - 1] = padded[n - 1]
+                for i in stride(from: n - 2, through: 0, by: -1) { backward[i] = (i + 1) % k == 0 ? padded[i] : pick(backward[i + 1], padded[i]) }
                 // The window over padded[i ... i + k − 1].
-                let (a, b) = (backward[i], forward[i + k - 1])
-                out[start + i * step] = isMin ? min(a, b) : max(a, b)
+                for i in 0 ..< count { dst[start + i * step] = pick(backward[i], forward[i + k - 1]) }
+            }
+            values.withUnsafeMutableBufferPointer { a in
+            other.withUnsafeMutableBufferPointer { b in
+                // Rows from a into b, columns from b back into a: the minimum, then the maximum.
+                for y in 0 ..< h { line(a, b, y * w, 1, w, min, 255) }
+                for x in 0 ..< w { line(b, a, x, w, h, min, 255) }
+                for y in 0 ..< h { line(a, b, y * w, 1, w, max, 0) }
+                for x in 0 ..< w { line(b, a, x, w, h, max, 0) }
+            }
             }
         }
-        for isMin in [true, false] {
-            var out = values
-            for y in 0 ..< h { line(y * w, 1, w, isMin, &out) }
-            values = out
-            for x in 0 ..< w { line(x, w, h, isMin, &out) }
-            values = out
+        }
         }
         return values
     }
