@@ -353,7 +353,12 @@ public final class ScreenReader {
             /// `start + step`, …, into the same places of `dst`. Outside the line the window
             /// simply stops (as if padded with the neutral value).
             func line(_ src: UnsafeMutableBufferPointer<UInt8>, _ dst: UnsafeMutableBufferPointer<UInt8>,
-                      _ start: Int, _ step: Int, _ count: Int, _ pick: (UInt8, UInt8) -> UInt8, _ neutral: UInt8) {
+                      _ start: Int, _ step: Int, _ count: Int, minimum: Bool) {
+                if minimum { line(src, dst, start, step, count, min, 255) } else { line(src, dst, start, step, count, max, 0) }
+            }
+            // Inlined once for min and once for max, so neither calls through a closure.
+            @inline(__always) func line(_ src: UnsafeMutableBufferPointer<UInt8>, _ dst: UnsafeMutableBufferPointer<UInt8>,
+                                        _ start: Int, _ step: Int, _ count: Int, _ pick: (UInt8, UInt8) -> UInt8, _ neutral: UInt8) {
                 let n = count + 2 * half
                 for i in 0 ..< half { padded[i] = neutral; padded[n - 1 - i] = neutral }
                 for i in 0 ..< count { padded[half + i] = src[start + i * step] }
@@ -366,10 +371,10 @@ public final class ScreenReader {
             values.withUnsafeMutableBufferPointer { a in
             other.withUnsafeMutableBufferPointer { b in
                 // Rows from a into b, columns from b back into a: the minimum, then the maximum.
-                for y in 0 ..< h { line(a, b, y * w, 1, w, min, 255) }
-                for x in 0 ..< w { line(b, a, x, w, h, min, 255) }
-                for y in 0 ..< h { line(a, b, y * w, 1, w, max, 0) }
-                for x in 0 ..< w { line(b, a, x, w, h, max, 0) }
+                for minimum in [true, false] {
+                    for y in 0 ..< h { line(a, b, y * w, 1, w, minimum: minimum) }
+                    for x in 0 ..< w { line(b, a, x, w, h, minimum: minimum) }
+                }
             }
             }
         }
