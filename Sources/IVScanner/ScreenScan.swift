@@ -7,7 +7,8 @@ public struct ScreenScan: Sendable {
     /// Nil when the name could not be matched to a species the numbers fit.
     public var species: Species?
     public var combinations: [IVCombination]
-    /// The level the arc's dot marks, when the trainer level was given and the arc found.
+    /// The Pokémon's level, exact: the one the arc's dot marks (when the trainer level was given
+    /// and the dot found), else the only one the readings allow, else nil.
     public var level: Double?
 }
 
@@ -75,6 +76,11 @@ public final class ScreenScanner {
            let level = arc.level(trainerLevel: trainerLevel, asOf: date, among: Array(Set(scan.combinations.map(\.level)))) {
             scan.level = level
             scan.combinations = scan.combinations.filter { $0.level == level }
+        }
+        // No dot (another app's marker over it, or no trainer level): the readings may still
+        // leave one level.
+        if scan.level == nil, let only = scan.combinations.first?.level, scan.combinations.allSatisfy({ $0.level == only }) {
+            scan.level = only
         }
         return scan
     }
