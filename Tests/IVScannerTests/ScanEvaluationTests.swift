@@ -188,13 +188,19 @@ struct ScanEvaluationTests {
         #expect(german.n == 10 && german.withStardust == 7 && german.withLevel == 10 && german.withIVs == 10)
         #expect(german.cp == 10 && german.hpMax == 10 && german.species == 10 && german.stardust == 7)
         #expect(german.exactLevel >= 9 && german.ivs == 10)
+        // 2021, English, 1080×2340 Android (DevJCrystal/PoGo-IV-Renamer's captures): scored
+        // first, before any change, everything right.
+        let english = tallies["2021-en"] ?? ScanTally()
+        #expect(english.n == 5 && english.withStardust == 2 && english.withLevel == 3 && english.withIVs == 5)
+        #expect(english.cp == 5 && english.hpMax == 5 && english.species == 5 && english.stardust == 2)
+        #expect(english.exactLevel == 3 && english.ivs == 5)
     }
 
     @Test("other screens of the game, and of other apps, are refused, not read")
     func unseenNegatives() throws {
         guard let (rows, directory) = try Self.unseen("unseen-negatives.tsv") else { return }
         let scanner = try ScreenScanner()
-        #expect(rows.count == 33)
+        #expect(rows.count == 36)
         for row in rows {
             let image = try ImageIO.read(directory + "/" + row["file"]!)
             #expect(throws: IVError.self, "\(row["file"]!): \(row["notes"]!)") { try scanner.scan(image) }
