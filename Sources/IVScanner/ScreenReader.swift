@@ -83,7 +83,9 @@ public final class ScreenReader {
         for y in h * 3 / 10 ..< h * 8 / 10 {
             // Runs of the bar's colours on this row, joined across gaps up to a quarter of the
             // width (a wing or tail in front of the bar) as long as the runs cover three
-            // quarters of the joined stretch; the longest stretch counts. A run shorter than a
+            // quarters of the joined stretch; the longest stretch centred on the screen (within
+            // a fifteenth of the width) counts, so that another app's button on the bar's row
+            // (Calcy IV's red ring at the left edge) is not joined on. A run shorter than a
             // thirtieth of the width (the gender sign beside the bar, gray like the track) is
             // not joined on.
             var runs: [(Int, Int)] = [], start = -1
@@ -93,15 +95,15 @@ public final class ScreenReader {
                     start = -1
                 }
             }
-            var best = (0, 0), i = 0
-            while i < runs.count {
+            var best = (0, 0)
+            for i in runs.indices {
                 var j = i, covered = runs[i].1 - runs[i].0
-                while j + 1 < runs.count && runs[j + 1].0 - runs[j].1 <= w / 4 && runs[j + 1].1 - runs[j + 1].0 >= w / 30
-                    && (covered + runs[j + 1].1 - runs[j + 1].0) * 4 >= (runs[j + 1].1 - runs[i].0) * 3 {
+                while true {
+                    if abs((runs[i].0 + runs[j].1) / 2 - w / 2) < w / 15 && runs[j].1 - runs[i].0 > best.1 - best.0 { best = (runs[i].0, runs[j].1) }
+                    guard j + 1 < runs.count && runs[j + 1].0 - runs[j].1 <= w / 4 && runs[j + 1].1 - runs[j + 1].0 >= w / 30
+                        && (covered + runs[j + 1].1 - runs[j + 1].0) * 4 >= (runs[j + 1].1 - runs[i].0) * 3 else { break }
                     j += 1; covered += runs[j].1 - runs[j].0
                 }
-                if runs[j].1 - runs[i].0 > best.1 - best.0 { best = (runs[i].0, runs[j].1) }
-                i = j + 1
             }
             let length = best.1 - best.0
             if length > w * 3 / 10 && length < w * 8 / 10 && best.0 > w / 10 {
