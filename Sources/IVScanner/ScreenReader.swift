@@ -105,8 +105,10 @@ public final class ScreenReader {
                     j += 1; covered += runs[j].1 - runs[j].0
                 }
             }
+            // The bar is about half the width on every screen seen (2016–2026); a gray line
+            // over two thirds of it (the top edge of Calcy IV's result box) is no bar.
             let length = best.1 - best.0
-            if length > w * 3 / 10 && length < w * 8 / 10 && best.0 > w / 10 {
+            if length > w * 3 / 10 && length < w * 2 / 3 && best.0 > w / 10 {
                 if let r = run { run = (r.y, min(r.x0, best.0), max(r.x1, best.1), r.rows + 1) } else { run = (y, best.0, best.1, 1) }
             } else if let r = run {
                 if let bar = accept(r) { return bar }
