@@ -3,15 +3,17 @@ import Foundation
 /// A glyph's ink, row by row.
 package struct InkMask: Sendable {
     package let width: Int, height: Int
-    package var ink: [Bool]
+    package let ink: [Bool]
+    /// How many pixels are ink (counted once: every overlap needs it).
+    let inkCount: Int
 
     package init(width: Int, height: Int, ink: [Bool]) {
         precondition(ink.count == width * height)
         self.width = width; self.height = height; self.ink = ink
+        inkCount = ink.reduce(0) { $0 + ($1 ? 1 : 0) }
     }
 
     subscript(x: Int, y: Int) -> Bool { ink[y * width + x] }
-    var inkCount: Int { ink.reduce(0) { $0 + ($1 ? 1 : 0) } }
 }
 
 /// Reads a number whose digits have lost their lower part (another app's toast over the

@@ -517,26 +517,29 @@ public final class ScreenReader {
             }
             // The power-up's candy cost: further right on the same row, after the candy icon.
             let candyCostBox = PixelRect(x: centre + u(180), y: cy - u(60), width: u(200), height: u(120))
-            if let digits = try ScreenReader.tallestGlyphs(prepare(image, candyCostBox, lightText: false), droppingRound: true)?.image {
-                let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
-                if let cost = ScreenReader.numbers(r.text).first, ScreenReader.candyCosts(stardust: reading.stardust).contains(cost) {
-                    reading.candyCost = cost
-                    reading.fields["candyCost"] = ScreenField(text: r.text, confidence: r.confidence, box: candyCostBox)
-                }
+            if let (cost, field) = try cost(image, candyCostBox, droppingRound: true, among: ScreenReader.candyCosts(stardust: reading.stardust)) {
+                reading.candyCost = cost
+                reading.fields["candyCost"] = field
             }
             // The Evolve row, 150–200 units below the power-up row: its candy cost at the right,
             // after the candy icon (the round menu button further right touches the box's edge
             // and is dropped with it). Only the costs evolutions have count as read.
             let evolveBox = PixelRect(x: centre + u(180), y: cy + u(115), width: u(200), height: u(140))
-            if let digits = try ScreenReader.tallestGlyphs(prepare(image, evolveBox, lightText: false))?.image {
-                let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
-                if let cost = ScreenReader.numbers(r.text).first, [12, 25, 50, 100, 200, 400].contains(cost) {
-                    reading.evolveCandy = cost
-                    reading.fields["evolveCandy"] = ScreenField(text: r.text, confidence: r.confidence, box: evolveBox)
-                }
+            if let (cost, field) = try cost(image, evolveBox, droppingRound: false, among: [12, 25, 50, 100, 200, 400]) {
+                reading.evolveCandy = cost
+                reading.fields["evolveCandy"] = field
             }
         }
         return reading
+    }
+
+    /// A candy cost in `box`: the tallest line of dark digits read by Tesseract, kept only when
+    /// its first number is one of `costs`.
+    func cost(_ image: Image, _ box: PixelRect, droppingRound: Bool, among costs: Set<Int>) throws -> (Int, ScreenField)? {
+        guard let digits = try ScreenReader.tallestGlyphs(prepare(image, box, lightText: false), droppingRound: droppingRound)?.image else { return nil }
+        let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
+        guard let cost = ScreenReader.numbers(r.text).first, costs.contains(cost) else { return nil }
+        return (cost, ScreenField(text: r.text, confidence: r.confidence, box: box))
     }
 
     /// The Pokémon's height in metres, from the row under the HP text where weight, type and
