@@ -168,18 +168,23 @@ extension GameData {
         var best: (family: String, distance: Int)?
         for family in Set(species.map(\.family)).sorted() {
             guard let first = byName[GameData.key(family)]?.first else { continue }
-            let d = spellings[first].map { GameData.editDistance(name, $0) }.min()!
+            let d = distance(name, toNamesOf: first)
             if d < (best?.distance ?? .max) { best = (family, d) }
         }
         guard let best, best.distance <= max(1, name.count / 3) else { return nil }
         return best.family
     }
 
+    /// Edits from `letters` to the nearest name (English or local) of the species at `index`.
+    private func distance(_ letters: [Character], toNamesOf index: Int) -> Int {
+        spellings[index].map { GameData.editDistance(letters, $0) }.min()!
+    }
+
     /// How far `name` is from `s`'s nearest name (English or local), in edits.
     public func nameDistance(_ name: String, _ s: Species) -> Int {
         let read = GameData.letters(name)
         guard let i = byName[GameData.key(s.name)]?.first else { return GameData.editDistance(read, GameData.letters(s.name)) }
-        return spellings[i].map { GameData.editDistance(read, $0) }.min()!
+        return distance(read, toNamesOf: i)
     }
 
     /// The species whose name (English or local) is nearest a misread `name` (within a third
@@ -192,7 +197,7 @@ extension GameData {
         let limit = max(1, read.count / 3)
         var best: (Int, Species)?
         for (i, s) in species.enumerated() where s.form == "Normal" {
-            let d = spellings[i].map { GameData.editDistance(read, $0) }.min()!
+            let d = distance(read, toNamesOf: i)
             guard d <= limit, d < (best?.0 ?? .max) else { continue }
             guard let dated = try? self.species(s.name, asOf: date), acceptable(dated) else { continue }
             best = (d, dated)
