@@ -24,114 +24,40 @@ public struct LevelArc: Sendable, Equatable {
     /// and the "LUCKY POKÉMON" line above it, if any (it pushes the bar that much further below
     /// the arc). Nil when no bright circle of the arc's size lies where the layout puts it.
     static func find(in image: Image, bar: PixelRect, luckyLine: PixelRect? = nil) -> LevelArc? {
-        let w = image.width, h = image.height
-        let u = Double(w) / 1080
+        let u = Double(image.width) / 1080
         let cx = Double(bar.x) + Double(bar.width) / 2
-        // Luminance of the band the arc can lie in — from the highest centre less the largest
-        // radius and the dot test's 15 units, down to the lowest centre (every point sampled
-        // is on or above its circle's centre) — read directly from the pixels (the fit
-        // samples ~10⁶ points).
+        // Layouts put the arc's radius at 400–440 units and its centre 275–310 units above the
+        // HP bar (plus the lucky line's height and gap, about 80 units, on a lucky Pokémon) —
+        // 450 on today's tall iPhones, whose card sits lower: those heights are searched only
+        // when nothing stands out at the usual ones (it doubles the search). The band read
+        // reaches from the highest centre less the largest radius and the dot test's 15 units
+        // down to the lowest centre (every point sampled is on or above its circle's centre).
         let lucky = luckyLine.map { Double(bar.y - $0.y) / u } ?? 0
-        let top = max(0, bar.y - Int((480 + lucky + 462 + 16) * u)), bottom = min(h, bar.y - Int(255 * u) + 2)
-        guard bottom > top, let band = try? image.cropped(to: PixelRect(x: 0, y: top, width: w, height: bottom - top)) else { return nil }
-        let rgb = band.format == .rgb8 ? band : band.converted(to: .rgb8)
-        let stride = rgb.rowStride, rows = rgb.height
-        let lum: [Float] = rgb.withUnsafeBytes { p in
-            var out = [Float](repeating: 0, count: w * rows)
-            for y in 0 ..< rows {
-                for x in 0 ..< w {
-                    let i = y * stride + x * 3
-                    out[y * w + x] = (Float(p[i]) + Float(p[i + 1]) + Float(p[i + 2])) / 3
-                }
-            }
-            return out
-        }
-        @inline(__always) func at(_ x: Double, _ y: Double) -> Float {
-            let xi = Int(x), yi = Int(y) - top
-            guard xi >= 0, yi >= 0, xi < w, yi < rows else { return 0 }
-            return lum[yi * w + xi]
-        }
-        /// Bilinear, for the sub-pixel refinement.
-        func smooth(_ x: Double, _ y: Double) -> Float {
-            let x0 = floor(x), y0 = floor(y), fx = Float(x - x0), fy = Float(y - y0)
-            let a = at(x0, y0), b = at(x0 + 1, y0), c = at(x0, y0 + 1), d = at(x0 + 1, y0 + 1)
-            return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
-        }
-        // The arc is a thin bright line: score a circle (or the squashed ellipse) by the
-        // median, over its angles, of the line's brightness minus the brighter of its two sides
-        // (7 units in and out). Layouts put its radius at 400–440 units and its centre 275–310
-        // units above the HP bar (plus the lucky line's height and gap, about 80 units, on a
-        // lucky Pokémon) — 450 on today's tall iPhones, whose card sits lower: those heights
-        // are searched only when nothing stands out at the usual ones (it doubles the search).
-        let angles = (0 ..< 100).map { 0.05 + (Double.pi - 0.1) * Double($0) / 99 }
-        let trig = angles.map { (cos($0), sin($0)) }
-        var contrast = [Float](repeating: 0, count: angles.count)
-        func search(offsets: StrideThrough<Double>) -> (score: Float, r: Double, cy: Double, squash: Double)? {
-            var best: (score: Float, r: Double, cy: Double, squash: Double)?
-            for squash in [1.0, 0.95] {
-                for r in Swift.stride(from: 390.0, through: 462, by: 2).map({ $0 * u }) {
-                    for offset in offsets {
-                        let cy = Double(bar.y) - offset * u
-                        for (k, (c, s)) in trig.enumerated() {
-                            let on = at(cx - r * c, cy - r * squash * s)
-                            let inner = at(cx - (r - 7 * u) * c, cy - (r - 7 * u) * squash * s), outer = at(cx - (r + 7 * u) * c, cy - (r + 7 * u) * squash * s)
-                            contrast[k] = on - max(inner, outer)
-                        }
-                        contrast.sort()
-                        let score = contrast[contrast.count / 2]
-                        if best == nil || score > best!.score { best = (score, r, cy, squash) }
-                    }
-                }
-            }
-            return best
-        }
-        var best = search(offsets: Swift.stride(from: 255.0, through: 320 + lucky, by: 2))
-        if (best?.score ?? 0) <= 5 { best = search(offsets: Swift.stride(from: 322.0 + lucky, through: 480 + lucky, by: 2)) }
+        let top = max(0, bar.y - Int((480 + lucky + 462 + 16) * u)), bottom = min(image.height, bar.y - Int(255 * u) + 2)
+        guard let field = ArcField(image, rows: top ..< bottom) else { return nil }
+        func centres(_ offsets: StrideThrough<Double>) -> [Double] { offsets.map { Double(bar.y) - $0 * u } }
+        var best = field.search(cx: cx, centres: centres(Swift.stride(from: 255.0, through: 320 + lucky, by: 2)), step: 2)
+        if (best?.score ?? 0) <= 5 { best = field.search(cx: cx, centres: centres(Swift.stride(from: 322.0 + lucky, through: 480 + lucky, by: 2)), step: 2) }
         guard let grid = best, grid.score > 5 else { return nil }
-        // The grid is 2 units coarse, and a half-level step near the top is under 1°: refine
-        // the centre and radius by least squares on the line's middle across it at 240 angles.
-        var arc = LevelArc(centerX: cx, centerY: grid.cy, radius: grid.r, squash: grid.squash, fraction: 0)
-        arc.refine(u: u, sample: smooth)
-        // The dot (about 10 units in radius): where the darkest of five points across the line
-        // (±7 units) is bright — only the dot is that wide — while 15 units in and out it is
-        // dark again (a white fin or sparkle crossing the arc is wider).
-        func across(_ t: Double, _ units: Double, _ sample: (Double, Double) -> Float) -> Float {
-            let p = arc.point(at: t, offset: units * u)
-            return sample(p.x, p.y)
-        }
-        func darkest(_ t: Double, _ sample: (Double, Double) -> Float) -> Float {
-            [-7.0, -3.5, 0, 3.5, 7].map { across(t, $0, sample) }.min()!
-        }
-        let steps = 1800
-        var profile = [Float](repeating: 0, count: steps + 1)
-        for k in 0 ... steps {
-            let t = Double.pi * Double(k) / Double(steps)
-            let bright = darkest(t, at)
-            let outside = max(across(t, -15, at), across(t, 15, at))
-            profile[k] = bright > 200 ? bright - outside : -255
-        }
-        guard let peak = profile.indices.max(by: { profile[$0] < profile[$1] }), profile[peak] > 40 else { return nil }
-        // Its middle, finely: the darkest of the five points across the line (bilinear) at
-        // 0.006° steps within 7° of the peak; the dot's two edges where that falls through half
-        // way from the dot's brightness to the window's median, interpolated between steps.
-        // (The middle of the coarse stretch above leans by up to 0.2° towards the dim side of
-        // the arc; half a level near the top of the arc is 0.6–0.8°.)
-        let t0 = Double.pi * Double(peak) / Double(steps)
-        let fine = (-1200 ... 1200).map { t0 + Double($0) * 1e-4 }.filter { (0 ... Double.pi).contains($0) }
-        let values = fine.map { darkest($0, smooth) }
-        guard let k = fine.indices.min(by: { abs(fine[$0] - t0) < abs(fine[$1] - t0) }) else { return nil }
-        let brightest = values[max(0, k - 60) ... min(values.count - 1, k + 60)].max()!
-        let half = (brightest + values.sorted()[values.count / 2]) / 2
-        var lo = k, hi = k
-        while lo > 0 && values[lo - 1] > half { lo -= 1 }
-        while hi < values.count - 1 && values[hi + 1] > half { hi += 1 }
-        func crossing(_ inside: Int, _ outside: Int) -> Double {
-            guard outside >= 0, outside < values.count, values[inside] != values[outside] else { return fine[inside] }
-            return fine[inside] + (fine[outside] - fine[inside]) * Double((values[inside] - half) / (values[inside] - values[outside]))
-        }
-        let angle = (crossing(lo, lo - 1) + crossing(hi, hi + 1)) / 2
-        arc.fraction = min(1, max(0, angle / .pi))
-        return arc
+        return field.arc(LevelArc(centerX: cx, centerY: grid.cy, radius: grid.r, squash: grid.squash, fraction: 0))
+    }
+
+    /// Finds the arc and its dot without the HP bar (another app's box over it, or the card
+    /// dimmed): the game centres the arc, so only its height and size are searched, over the
+    /// whole height where a centre can lie (a tenth to three fifths of the screen), coarsely
+    /// first (6 units), then at the usual 2 units around the best. Nil when nothing stands out
+    /// as clearly as an arc does where the bar places it.
+    static func find(in image: Image) -> LevelArc? {
+        let u = Double(image.width) / 1080, h = Double(image.height)
+        let cx = Double(image.width) / 2
+        let lowest = h * 0.6, highest = h * 0.1
+        guard let field = ArcField(image, rows: max(0, Int(highest - 480 * u)) ..< min(image.height, Int(lowest) + 2)) else { return nil }
+        guard let coarse = field.search(cx: cx, centres: Array(Swift.stride(from: highest, through: lowest, by: 6 * u)), step: 6),
+              coarse.score > 5,
+              let grid = field.search(cx: cx, centres: Array(Swift.stride(from: coarse.cy - 6 * u, through: coarse.cy + 6 * u, by: 2 * u)), step: 2,
+                                      radii: max(390, coarse.r / u - 6) ... min(462, coarse.r / u + 6)),
+              grid.score > 5 else { return nil }
+        return field.arc(LevelArc(centerX: cx, centerY: grid.cy, radius: grid.r, squash: grid.squash, fraction: 0))
     }
 
     /// Least-squares fit of the centre's height and the radius (and, for the squashed arc lit

@@ -414,9 +414,10 @@ public final class ScreenReader {
         text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
     }
 
-    /// Reads the screen; throws when it is not a Pokémon detail screen (no HP bar).
+    /// Reads the screen; throws when it is not a Pokémon detail screen (neither the HP bar nor
+    /// the level arc with the CP above it).
     public func read(_ image: Image) throws -> ScreenReading {
-        guard let bar = ScreenReader.hpBar(image) else { throw IVError.invalid("not a Pokémon detail screen (no HP bar found)") }
+        guard let bar = ScreenReader.hpBar(image) else { return try readWithoutBar(image) }
         let w = Double(image.width)
         func u(_ v: Double) -> Int { Int(v * w / 1080) }
         let centre = bar.x + bar.width / 2
@@ -437,25 +438,13 @@ public final class ScreenReader {
         let hpNumbers = ScreenReader.numbers(hp.text)
         if hpNumbers.count >= 2 { reading.hp = hpNumbers[0]; reading.hpMax = hpNumbers[1]; reading.fields["hp"] = hp }
 
-        // CP: the tallest white digits above the arc, centred. How far above the HP bar depends
-        // on the screen's shape (0.64 widths on a 768×1280 screen, 0.79 on 1080×1920), so the box
-        // reaches from 1.0 to 0.52 widths above the bar, the top-hat is as wide as the digits'
-        // box of a 16:9 screen (47 units), and the arc's line is wiped out first: digits are the
-        // tallest glyphs there, above the status bar's icons and the "CP" label.
+        // CP: above the arc. How far above the HP bar depends on the screen's shape (0.64
+        // widths on a 768×1280 screen, 0.79 on 1080×1920), so the box reaches from 1.0 to 0.52
+        // widths above the bar.
         let arc = LevelArc.find(in: image, bar: bar, luckyLine: luckyLine)
         reading.arc = arc
         let cpBox = PixelRect(x: centre - u(300), y: max(0, bar.y - u(1000)), width: u(600), height: bar.y - u(520) - max(0, bar.y - u(1000)))
-        if var binary = try? prepare(image, cpBox, lightText: true, glyphHeight: u(47)) {
-            if let arc { ScreenReader.erase(arc, from: &binary, box: cpBox, halfWidth: 8 * w / 1080) }
-            let scale = Double(binary.height) / Double(cpBox.height)
-            if let digits = try ScreenReader.cpGlyphs(binary, minHeight: Int(Double(u(50)) * scale), offCentre: Int(Double(u(200)) * scale)) {
-                let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
-                if let cp = ScreenReader.numbers(r.text).first, cp >= 10 {
-                    reading.cp = cp
-                    reading.fields["cp"] = ScreenField(text: r.text, confidence: r.confidence, box: cpBox)
-                }
-            }
-        }
+        if let (cp, field) = try cp(image, cpBox, arc: arc) { reading.cp = cp; reading.fields["cp"] = field }
         // Something bar-like without the CP above it or the HP under it (the small detail
         // screen among the recent-apps switcher's thumbnails, say) is no detail screen to read.
         if reading.cp == nil && reading.hpMax == nil {
@@ -530,6 +519,41 @@ public final class ScreenReader {
                 reading.fields["evolveCandy"] = field
             }
         }
+        return reading
+    }
+
+    /// The CP in `box`: the tallest white digits, centred. The top-hat is as wide as the
+    /// digits' box of a 16:9 screen (47 units), and the arc's line is wiped out first: digits
+    /// are the tallest glyphs there, above the status bar's icons and the "CP" label.
+    func cp(_ image: Image, _ box: PixelRect, arc: LevelArc?) throws -> (Int, ScreenField)? {
+        let unit = Double(image.width) / 1080
+        guard var binary = try? prepare(image, box, lightText: true, glyphHeight: Int(47 * unit)) else { return nil }
+        if let arc { ScreenReader.erase(arc, from: &binary, box: box, halfWidth: 8 * unit) }
+        let scale = Double(binary.height) / Double(box.height)
+        guard let digits = try ScreenReader.cpGlyphs(binary, minHeight: Int(50 * unit * scale), offCentre: Int(200 * unit * scale)) else { return nil }
+        let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
+        guard let cp = ScreenReader.numbers(r.text).first, cp >= 10 else { return nil }
+        return (cp, ScreenField(text: r.text, confidence: r.confidence, box: box))
+    }
+
+    /// A detail screen whose HP bar is hidden (Calcy IV's result box over it) or dimmed (the
+    /// team leader's appraisal): the arc, found without the bar, and the CP above it are all
+    /// that is read. Without both it is no detail screen.
+    func readWithoutBar(_ image: Image) throws -> ScreenReading {
+        guard let arc = LevelArc.find(in: image) else { throw IVError.invalid("not a Pokémon detail screen (no HP bar or level arc found)") }
+        // The CP's digits stand 100–180 units above the arc's top on every screen seen; the box
+        // is as tall as the one the bar places.
+        let unit = Double(image.width) / 1080
+        let arcTop = Int(arc.centerY - arc.radius * arc.squash)
+        let top = max(0, arcTop - Int(380 * unit))
+        let cpBox = PixelRect(x: Int(arc.centerX - 300 * unit), y: top, width: Int(600 * unit), height: arcTop + Int(100 * unit) - top)
+        guard let (cp, field) = try cp(image, cpBox, arc: arc) else {
+            throw IVError.invalid("not a Pokémon detail screen (no HP bar found, and no CP above the level arc)")
+        }
+        var reading = ScreenReading()
+        reading.arc = arc
+        reading.cp = cp
+        reading.fields["cp"] = field
         return reading
     }
 

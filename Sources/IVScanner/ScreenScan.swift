@@ -29,6 +29,8 @@ public final class ScreenScanner {
         // Without the stardust (hidden by another app's overlay, say) the levels rest on the
         // arc, or stay open when the trainer level is not given. Without the CP (a banner over
         // it) only the appraisal's bars, which give the IVs themselves, let the scan go on.
+        // The dot's level needs only the trainer level: it stands without the species.
+        if let trainerLevel, let arc = reading.arc { scan.level = arc.level(trainerLevel: trainerLevel, asOf: date) }
         guard let hpMax = reading.hpMax, reading.cp != nil || reading.appraisal != nil,
               reading.name != nil || reading.candyName != nil else { return scan }
         let name = reading.name ?? ""
@@ -72,6 +74,7 @@ public final class ScreenScanner {
         guard let species = resolved else { return scan }
         scan.species = species
         scan.combinations = try calculator.combinations(query(species))
+        // With the readings, the dot picks the nearest of the levels they allow.
         if let trainerLevel, let arc = reading.arc,
            let level = arc.level(trainerLevel: trainerLevel, asOf: date, among: Array(Set(scan.combinations.map(\.level)))) {
             scan.level = level

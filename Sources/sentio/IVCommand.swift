@@ -122,12 +122,15 @@ struct IVCommand: ParsableCommand {
             /// The appraisal's three bars when the screen shows them (null otherwise).
             let appraisal: AppraisalBars?
             let levels: [Double], ivs: [Calc.Result.IV]
+            /// The exact level: the dot's (with `--trainer-level`), else the only one the
+            /// readings allow; null when neither fixes it.
+            let level: Double?
             /// Where the arc's dot sits, 0 at level 1 to 1 at the highest level (null: no arc found).
             let arcFraction: Double?
             let fields: [String: FieldOut]
             struct FieldOut: Encodable { let text: String, confidence: Double, box: [Int] }
 
-            enum Key: String, CodingKey { case species, form, cp, hp, hpMax, stardustCost, candyCost, candyName, lucky, appraisal, levels, ivs, arcFraction, fields }
+            enum Key: String, CodingKey { case species, form, cp, hp, hpMax, stardustCost, candyCost, candyName, lucky, appraisal, levels, level, ivs, arcFraction, fields }
             /// Every key always present (null when not read), as the README promises.
             func encode(to encoder: Encoder) throws {
                 var c = encoder.container(keyedBy: Key.self)
@@ -135,6 +138,7 @@ struct IVCommand: ParsableCommand {
                 try c.encode(candyCost, forKey: .candyCost); try c.encode(candyName, forKey: .candyName); try c.encode(lucky, forKey: .lucky)
                 try c.encode(appraisal, forKey: .appraisal)
                 try c.encode(hpMax, forKey: .hpMax); try c.encode(stardustCost, forKey: .stardustCost); try c.encode(levels, forKey: .levels)
+                try c.encode(level, forKey: .level)
                 try c.encode(ivs, forKey: .ivs); try c.encode(arcFraction, forKey: .arcFraction); try c.encode(fields, forKey: .fields)
             }
         }
@@ -155,11 +159,12 @@ struct IVCommand: ParsableCommand {
                           appraisal: reading.appraisal,
                           levels: Set(found.map(\.level)).sorted(),
                           ivs: found.map(Calc.Result.IV.init),
+                          level: result.level,
                           arcFraction: reading.arc.map { ($0.fraction * 10000).rounded() / 10000 },
                           fields: reading.fields.mapValues { .init(text: $0.text, confidence: $0.confidence, box: [$0.box.x, $0.box.y, $0.box.width, $0.box.height]) })
             if json { return try JSONOutput.print(out) }
             let levels = out.levels.map { String($0) }.joined(separator: ", ")
-            print("\(out.species ?? "?") CP \(out.cp.map(String.init) ?? "?") HP \(out.hp.map(String.init) ?? "?")/\(out.hpMax.map(String.init) ?? "?") stardust \(out.stardustCost.map(String.init) ?? "?"): \(found.count) IV combinations" + (levels.isEmpty ? "" : ", level \(levels)"))
+            print("\(out.species ?? "?") CP \(out.cp.map(String.init) ?? "?") HP \(out.hp.map(String.init) ?? "?")/\(out.hpMax.map(String.init) ?? "?") stardust \(out.stardustCost.map(String.init) ?? "?"): \(found.count) IV combinations" + (levels.isEmpty ? out.level.map { ", level \($0)" } ?? "" : ", level \(levels)"))
         }
     }
 
