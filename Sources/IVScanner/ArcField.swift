@@ -95,13 +95,19 @@ struct ArcField {
         func darkest(_ t: Double, _ sample: (Double, Double) -> Float) -> Float {
             [-7.0, -3.5, 0, 3.5, 7].map { across(t, $0, sample) }.min()!
         }
+        // The dot is as bright as the lit arc: over 200 of 255, or, where a dim layer lies over
+        // the screen (the team leader's appraisal, darker towards the bottom), within 25 of the
+        // brightest of the arc's line within 10° (the stretch up to the dot is lit).
+        let line = (0 ... 180).map { across(Double($0) * .pi / 180, 0, at) }
         let steps = 1800
         var profile = [Float](repeating: 0, count: steps + 1)
         for k in 0 ... steps {
             let t = Double.pi * Double(k) / Double(steps)
+            let degree = k / 10
+            let floor = min(200, line[max(0, degree - 10) ... min(180, degree + 10)].max()! - 25)
             let bright = darkest(t, dotAt)
             let outside = max(across(t, -15, dotAt), across(t, 15, dotAt))
-            profile[k] = bright > 200 ? bright - outside : -255
+            profile[k] = bright > floor ? bright - outside : -255
         }
         guard let peak = profile.indices.max(by: { profile[$0] < profile[$1] }), profile[peak] > 40 else { return nil }
         // Its middle, finely: the darkest of the five points across the line (bilinear) at

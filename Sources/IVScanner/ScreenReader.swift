@@ -121,8 +121,10 @@ public final class ScreenReader {
     /// Crops `rect`, enlarges small text, and makes it dark on light for Tesseract. Light text
     /// is what stands out from a white top-hat `glyphHeight` pixels wide (default a quarter of
     /// the box's height).
-    /// `keepOrange` keeps orange text (a lucky Pokémon's halved stardust cost) as ink.
-    package func prepare(_ image: Image, _ rect: PixelRect, lightText: Bool, glyphHeight: Int? = nil, keepOrange: Bool = false) throws -> Image {
+    /// `keepOrange` keeps orange text (a lucky Pokémon's halved stardust cost) as ink. Light
+    /// text is at least `white` in its darkest channel (lower under a dim layer).
+    package func prepare(_ image: Image, _ rect: PixelRect, lightText: Bool, glyphHeight: Int? = nil, keepOrange: Bool = false,
+                         white: Int = 245) throws -> Image {
         guard let r = rect.clamped(width: image.width, height: image.height) else { throw IVError.invalid("field outside the screen") }
         var colour = try image.cropped(to: r).converted(to: .rgb8)
         if !lightText {
@@ -152,7 +154,7 @@ public final class ScreenReader {
             for y in 0 ..< out.height {
                 for x in 0 ..< out.width {
                     let v = Int(crop[x, y, 0]), rise = v - Int(background[y * crop.width + x])
-                    out[x, y, 0] = v >= 245 && rise > 6 ? 0 : 255
+                    out[x, y, 0] = v >= white && rise > 6 ? 0 : 255
                 }
             }
         } else {
@@ -418,6 +420,12 @@ public final class ScreenReader {
     /// the level arc with the CP above it).
     public func read(_ image: Image) throws -> ScreenReading {
         guard let bar = ScreenReader.hpBar(image) else { return try readWithoutBar(image) }
+        return try read(image, bar: bar)
+    }
+
+    /// Reads the screen from its HP bar. `dimmed` is the screen as shot when `image` is its
+    /// undimmed copy: the CP is read from it, as white as `white`, with its `arc`.
+    func read(_ image: Image, bar: PixelRect, dimmed: (image: Image, arc: LevelArc, white: Int)? = nil) throws -> ScreenReading {
         let w = Double(image.width)
         func u(_ v: Double) -> Int { Int(v * w / 1080) }
         let centre = bar.x + bar.width / 2
@@ -441,10 +449,10 @@ public final class ScreenReader {
         // CP: above the arc. How far above the HP bar depends on the screen's shape (0.64
         // widths on a 768×1280 screen, 0.79 on 1080×1920), so the box reaches from 1.0 to 0.52
         // widths above the bar.
-        let arc = LevelArc.find(in: image, bar: bar, luckyLine: luckyLine)
+        let arc = dimmed?.arc ?? LevelArc.find(in: image, bar: bar, luckyLine: luckyLine)
         reading.arc = arc
         let cpBox = PixelRect(x: centre - u(300), y: max(0, bar.y - u(1000)), width: u(600), height: bar.y - u(520) - max(0, bar.y - u(1000)))
-        if let (cp, field) = try cp(image, cpBox, arc: arc) { reading.cp = cp; reading.fields["cp"] = field }
+        if let (cp, field) = try cp(dimmed?.image ?? image, cpBox, arc: arc, white: dimmed?.white ?? 245) { reading.cp = cp; reading.fields["cp"] = field }
         // Something bar-like without the CP above it or the HP under it (the small detail
         // screen among the recent-apps switcher's thumbnails, say) is no detail screen to read.
         if reading.cp == nil && reading.hpMax == nil {
@@ -525,9 +533,9 @@ public final class ScreenReader {
     /// The CP in `box`: the tallest white digits, centred. The top-hat is as wide as the
     /// digits' box of a 16:9 screen (47 units), and the arc's line is wiped out first: digits
     /// are the tallest glyphs there, above the status bar's icons and the "CP" label.
-    func cp(_ image: Image, _ box: PixelRect, arc: LevelArc?) throws -> (Int, ScreenField)? {
+    func cp(_ image: Image, _ box: PixelRect, arc: LevelArc?, white: Int = 245) throws -> (Int, ScreenField)? {
         let unit = Double(image.width) / 1080
-        guard var binary = try? prepare(image, box, lightText: true, glyphHeight: Int(47 * unit)) else { return nil }
+        guard var binary = try? prepare(image, box, lightText: true, glyphHeight: Int(47 * unit), white: white) else { return nil }
         if let arc { ScreenReader.erase(arc, from: &binary, box: box, halfWidth: 8 * unit) }
         let scale = Double(binary.height) / Double(box.height)
         guard let digits = try ScreenReader.cpGlyphs(binary, minHeight: Int(50 * unit * scale), offCentre: Int(200 * unit * scale)) else { return nil }
@@ -536,9 +544,11 @@ public final class ScreenReader {
         return (cp, ScreenField(text: r.text, confidence: r.confidence, box: box))
     }
 
-    /// A detail screen whose HP bar is hidden (Calcy IV's result box over it) or dimmed (the
-    /// team leader's appraisal): the arc, found without the bar, and the CP above it are all
-    /// that is read. Without both it is no detail screen.
+    /// A detail screen without an HP bar in the game's colours: found by its arc (searched for
+    /// without the bar). Under a dim layer (the team leader's appraisal, the Pokémon menu) the
+    /// card is undimmed row by row and read from its bar; where the bar is hidden (Calcy IV's
+    /// result box over it) the CP above the arc is all that is read. Without the arc and the
+    /// CP it is no detail screen.
     func readWithoutBar(_ image: Image) throws -> ScreenReading {
         guard let arc = LevelArc.find(in: image) else { throw IVError.invalid("not a Pokémon detail screen (no HP bar or level arc found)") }
         // The CP's digits stand 100–180 units above the arc's top on every screen seen; the box
@@ -547,7 +557,19 @@ public final class ScreenReader {
         let arcTop = Int(arc.centerY - arc.radius * arc.squash)
         let top = max(0, arcTop - Int(380 * unit))
         let cpBox = PixelRect(x: Int(arc.centerX - 300 * unit), y: top, width: Int(600 * unit), height: arcTop + Int(100 * unit) - top)
-        guard let (cp, field) = try cp(image, cpBox, arc: arc) else {
+        // The digits are as white as the arc's line at its top (a dim layer greys both).
+        let line = stride(from: 70.0, through: 110, by: 2).compactMap { degrees -> Int? in
+            let p = arc.point(at: degrees * .pi / 180)
+            guard (0 ..< image.width).contains(Int(p.x)), (0 ..< image.height).contains(Int(p.y)) else { return nil }
+            let q = image.pixel(x: Int(p.x), y: Int(p.y))
+            return Int(min(q.r, q.g, q.b))
+        }.sorted()
+        let white = line.isEmpty ? 245 : min(245, line[line.count / 2] - 10)
+        if let undimmed = ScreenReader.undimmed(image), let bar = ScreenReader.hpBar(undimmed),
+           let reading = try? read(undimmed, bar: bar, dimmed: (image, arc, white)), reading.cp != nil {
+            return reading
+        }
+        guard let (cp, field) = try cp(image, cpBox, arc: arc, white: white) else {
             throw IVError.invalid("not a Pokémon detail screen (no HP bar found, and no CP above the level arc)")
         }
         var reading = ScreenReading()
@@ -555,6 +577,32 @@ public final class ScreenReader {
         reading.cp = cp
         reading.fields["cp"] = field
         return reading
+    }
+
+    /// The screen with a dim layer taken off the card, or nil when nothing is dimmed. The layer
+    /// (the team leader's appraisal lays a blue-gray one, darker towards the bottom) turns the
+    /// card's white into the colour at the card's left margin (a twentieth of the width in) on
+    /// each row: each channel of the row is scaled to bring that back to white. Rows whose
+    /// margin is not a dimmed card (the background above it, a dark dialog) stay as they are.
+    static func undimmed(_ image: Image) -> Image? {
+        var out = image.format == .rgb8 ? image : image.converted(to: .rgb8)
+        let x = image.width / 20, width = out.width, height = out.height, stride = out.rowStride
+        var changed = false
+        out.withUnsafeMutableBytes { p in
+            for y in 0 ..< height {
+                let margin = y * stride + x * 3
+                let card = (0 ..< 3).map { Int(p[margin + $0]) }
+                // A dimmed card is still light and only tinted: no channel under 80, none over
+                // 235 (then it is white already), and no more than 90 apart.
+                guard card.min()! >= 80, card.max()! <= 235, card.max()! - card.min()! <= 90 else { continue }
+                changed = true
+                let gain = card.map { 250 / Double($0) }
+                for i in 0 ..< width {
+                    for c in 0 ..< 3 { p[y * stride + i * 3 + c] = UInt8(min(255, Double(p[y * stride + i * 3 + c]) * gain[c])) }
+                }
+            }
+        }
+        return changed ? out : nil
     }
 
     /// A candy cost in `box`: the tallest line of dark digits read by Tesseract, kept only when
