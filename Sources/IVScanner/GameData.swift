@@ -97,6 +97,14 @@ public struct GameData: Sendable {
                    ("2018-11-08", "2020-12-30", try dated("stats-2020-12-29.tsv"))]
     }
 
+    /// The highest HP any Pokémon can show, under any base-stat table: the largest stamina,
+    /// 15 IV, at the highest level (Blissey: 442 today). A larger reading is a misread.
+    public var maxHP: Int {
+        let stamina = (species + history.flatMap(\.table)).map(\.stamina).max() ?? 0
+        let cpm = levels.map(\.cpMultiplier).max() ?? 0
+        return Int(Double(stamina + 15) * cpm)
+    }
+
     /// The species called `name` (case and punctuation ignored), in `form` (default Normal),
     /// with the base stats in force on `date` (YYYY-MM-DD; default today's).
     public func species(_ name: String, form: String? = nil, asOf date: String? = nil) throws -> Species {

@@ -49,7 +49,7 @@ public final class ScreenReader {
     /// screen, with the white card above and below it, in the middle of the screen. The bar's
     /// colours are its green fill, the yellow or red fill of a hurt Pokémon, and the gray of the
     /// empty track (a Pokémon at 1 HP shows almost nothing else).
-    static func hpBar(_ image: Image) -> PixelRect? {
+    package static func hpBar(_ image: Image) -> PixelRect? {
         let w = image.width, h = image.height
         func barColour(_ p: RGBA) -> Bool {
             let (r, g, b) = (Int(p.r), Int(p.g), Int(p.b))
@@ -174,6 +174,8 @@ public final class ScreenReader {
     /// The (lucky, shadow, purified) combinations a Pokémon can have.
     static let modifiers = [(false, false, false), (true, false, false), (false, true, false), (false, false, true),
                             (true, false, true), (true, true, false)]
+
+    static let maxHP = GameData.shared.maxHP
 
     /// Every stardust cost the game shows: each level's, lucky (½), shadow (×1.2), purified (×0.9).
     package static let stardustCosts: Set<Int> = {
@@ -444,7 +446,15 @@ public final class ScreenReader {
         let hpBox = PixelRect(x: centre - u(230), y: bar.y + bar.height + u(8), width: u(460), height: u(55))
         let hp = try read(image, hpBox, lightText: false, characters: "0123456789/HP ")
         let hpNumbers = ScreenReader.numbers(hp.text)
-        if hpNumbers.count >= 2 { reading.hp = hpNumbers[0]; reading.hpMax = hpNumbers[1]; reading.fields["hp"] = hp }
+        // "HP" (or Italian "PS") beside the numbers can read as more digits: a current HP over
+        // the maximum, or a maximum no Pokémon has, is a misread, left unread.
+        // Under a dim layer the text is fainter: the bar must not show more fill than the
+        // numbers allow ("32 / 32HP" read as "32 / 321HP" under a full bar). Less fill proves
+        // nothing: a menu's label over the bar's end hides some.
+        if hpNumbers.count >= 2, hpNumbers[0] <= hpNumbers[1], hpNumbers[1] <= ScreenReader.maxHP,
+           dimmed == nil || ScreenReader.barFill(image, bar).map({ $0 <= Double(hpNumbers[0]) / Double(hpNumbers[1]) + 0.1 }) ?? false {
+            reading.hp = hpNumbers[0]; reading.hpMax = hpNumbers[1]; reading.fields["hp"] = hp
+        }
 
         // CP: above the arc. How far above the HP bar depends on the screen's shape (0.64
         // widths on a 768×1280 screen, 0.79 on 1080×1920), so the box reaches from 1.0 to 0.52
@@ -458,6 +468,11 @@ public final class ScreenReader {
         if reading.cp == nil && reading.hpMax == nil {
             throw IVError.invalid("not a Pokémon detail screen (neither CP nor HP beside the HP bar)")
         }
+        // Under a dim layer the costs stay unread: the dim is deepest at their row, and takes
+        // the colour out of the stardust and candy icons that tell them from the digits (the
+        // vial read as a 1 once the card was undimmed). A wrong cost is worse than none; the
+        // level comes from the arc.
+        if dimmed != nil { return reading }
 
         // The stardust cost: right of the power-up button, after the stardust icon. On the
         // fixtures' devices (2016–18) the row sits 490–570 units below the HP bar and the
@@ -579,6 +594,18 @@ public final class ScreenReader {
         return reading
     }
 
+    /// How much of the HP bar is filled (green, yellow or red rather than the gray track),
+    /// along its middle row: the current HP over the maximum, to a few hundredths.
+    static func barFill(_ image: Image, _ bar: PixelRect) -> Double? {
+        guard bar.width > 0, bar.x >= 0, bar.x + bar.width <= image.width else { return nil }
+        let y = bar.y + bar.height / 2
+        let filled = (bar.x ..< bar.x + bar.width).filter { x in
+            let p = image.pixel(x: x, y: y)
+            return Int(max(p.r, p.g, p.b)) - Int(min(p.r, p.g, p.b)) > 40
+        }.count
+        return Double(filled) / Double(bar.width)
+    }
+
     /// The screen with a dim layer taken off the card, or nil when nothing is dimmed. The layer
     /// (the team leader's appraisal lays a blue-gray one, darker towards the bottom) turns the
     /// card's white into the colour at the card's left margin (a twentieth of the width in) on
@@ -592,8 +619,9 @@ public final class ScreenReader {
             for y in 0 ..< height {
                 let margin = y * stride + x * 3
                 let card = (0 ..< 3).map { Int(p[margin + $0]) }
-                // A dimmed card is still light and only tinted: no channel under 80, none over
-                // 235 (then it is white already), and no more than 90 apart.
+                // A dimmed card is only tinted, and not black: its brightest channel 120–235
+                // (above, it is white already), none under 40, none more than 100 apart. (The
+                // leader's dim leaves the card about (80, 130, 160) by the costs' row.)
                 guard card.min()! >= 80, card.max()! <= 235, card.max()! - card.min()! <= 90 else { continue }
                 changed = true
                 let gain = card.map { 250 / Double($0) }
