@@ -97,8 +97,9 @@ public struct GameData: Sendable {
                    ("2018-11-08", "2020-12-30", try dated("stats-2020-12-29.tsv"))]
     }
 
-    /// The highest HP any Pokémon can show, under any base-stat table: the largest stamina,
-    /// 15 IV, at the highest level (Blissey: 442 today). A larger reading is a misread.
+    /// A bound on the HP any Pokémon can show, under any base-stat table: the largest stamina
+    /// (Blissey's 510 before 2018), 15 IV, at the highest level: 454. A larger reading is a
+    /// misread.
     public var maxHP: Int {
         let stamina = (species + history.flatMap(\.table)).map(\.stamina).max() ?? 0
         let cpm = levels.map(\.cpMultiplier).max() ?? 0

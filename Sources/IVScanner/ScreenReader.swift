@@ -37,7 +37,9 @@ public struct ScreenReading: Sendable, Equatable {
 /// Reads a Pokémon GO detail screen: the green HP bar is the anchor (found by colour at any
 /// resolution or aspect ratio); the name sits above it, the HP text below, CP high above, and
 /// the power-up button (the same green) further below with its stardust cost beside it. Every
-/// distance is in units of the screen's width, which the game's layout scales with.
+/// distance is in units of the screen's width, which the game's layout scales with. Without
+/// the bar in its colours (a dim layer, another app's box over it) the level arc, found on its
+/// own, is the anchor (`readWithoutBar`).
 public final class ScreenReader {
     private let ocr: TextRecognizer
 
