@@ -34,7 +34,7 @@ public struct LevelArc: Sendable, Equatable {
         // down to the lowest centre (every point sampled is on or above its circle's centre).
         let lucky = luckyLine.map { Double(bar.y - $0.y) / u } ?? 0
         let top = max(0, bar.y - Int((480 + lucky + 462 + 16) * u)), bottom = min(image.height, bar.y - Int(255 * u) + 2)
-        guard let field = ArcField(image, rows: top ..< bottom) else { return nil }
+        guard bottom > top, let field = ArcField(image, rows: top ..< bottom) else { return nil }
         func centres(_ offsets: StrideThrough<Double>) -> [Double] { offsets.map { Double(bar.y) - $0 * u } }
         var best = field.search(cx: cx, centres: centres(Swift.stride(from: 255.0, through: 320 + lucky, by: 2)), step: 2)
         if (best?.score ?? 0) <= 5 { best = field.search(cx: cx, centres: centres(Swift.stride(from: 322.0 + lucky, through: 480 + lucky, by: 2)), step: 2) }
@@ -48,6 +48,9 @@ public struct LevelArc: Sendable, Equatable {
     /// first (6 units), then at the usual 2 units around the best. Nil when nothing stands out
     /// as clearly as an arc does where the bar places it.
     static func find(in image: Image) -> LevelArc? {
+        // A detail screen is a portrait phone screen: anything narrow or wide is none (and a
+        // sliver's tiny unit would make the search's steps tiny and their count huge).
+        guard image.width >= 200, image.height > image.width else { return nil }
         let u = Double(image.width) / 1080, h = Double(image.height)
         let cx = Double(image.width) / 2
         let lowest = h * 0.6, highest = h * 0.1

@@ -621,9 +621,10 @@ public final class ScreenReader {
             for y in 0 ..< height {
                 let margin = y * stride + x * 3
                 let card = (0 ..< 3).map { Int(p[margin + $0]) }
-                // A dimmed card is only tinted, and not black: its brightest channel 120–235
-                // (above, it is white already), none under 40, none more than 100 apart. (The
-                // leader's dim leaves the card about (80, 130, 160) by the costs' row.)
+                // A dimmed card is still light and only tinted: no channel under 80, none over
+                // 235 (then it is white already), and none more than 90 apart. (Rows darker
+                // than that, the leader's dim at the costs' row, stay dim: the costs are not read
+                // under a dim anyway.)
                 guard card.min()! >= 80, card.max()! <= 235, card.max()! - card.min()! <= 90 else { continue }
                 changed = true
                 let gain = card.map { 250 / Double($0) }

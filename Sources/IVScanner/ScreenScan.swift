@@ -26,11 +26,11 @@ public final class ScreenScanner {
     public func scan(_ image: Image, trainerLevel: Int? = nil, statsAsOf date: String? = nil) throws -> ScreenScan {
         let reading = try reader.read(image)
         var scan = ScreenScan(reading: reading, species: nil, combinations: [], level: nil)
+        // The dot's level needs only the trainer level: it stands without the species.
+        if let trainerLevel, let arc = reading.arc { scan.level = arc.level(trainerLevel: trainerLevel, asOf: date) }
         // Without the stardust (hidden by another app's overlay, say) the levels rest on the
         // arc, or stay open when the trainer level is not given. Without the CP (a banner over
         // it) only the appraisal's bars, which give the IVs themselves, let the scan go on.
-        // The dot's level needs only the trainer level: it stands without the species.
-        if let trainerLevel, let arc = reading.arc { scan.level = arc.level(trainerLevel: trainerLevel, asOf: date) }
         guard let hpMax = reading.hpMax, reading.cp != nil || reading.appraisal != nil,
               reading.name != nil || reading.candyName != nil else { return scan }
         let name = reading.name ?? ""
