@@ -22,15 +22,23 @@ struct ArcField {
         let rgb = band.format == .rgb8 ? band : band.converted(to: .rgb8)
         let stride = rgb.rowStride, rows = rgb.height
         (lum, dotLum) = rgb.withUnsafeBytes { p in
-            var out = [Float](repeating: 0, count: w * rows), dot = out
+            @inline(__always) func red(_ i: Int) -> Bool {
+                let (r, g, b) = (Float(p[i]), Float(p[i + 1]), Float(p[i + 2]))
+                return r >= 80 && r - max(g, b) >= 30 && abs(g - b) <= 12
+            }
+            var out = [Float](repeating: 0, count: w * rows), anyRed = false
             for y in 0 ..< rows {
                 for x in 0 ..< w {
                     let i = y * stride + x * 3
-                    let (r, g, b) = (Float(p[i]), Float(p[i + 1]), Float(p[i + 2]))
-                    out[y * w + x] = (r + g + b) / 3
-                    dot[y * w + x] = r >= 80 && r - max(g, b) >= 30 && abs(g - b) <= 12 ? 255 : out[y * w + x]
+                    out[y * w + x] = (Float(p[i]) + Float(p[i + 1]) + Float(p[i + 2])) / 3
+                    anyRed = anyRed || red(i)
                 }
             }
+            // Most screens have no marker: the dot's brightness is then the luminance itself,
+            // shared, not a second array.
+            guard anyRed else { return (out, out) }
+            var dot = out
+            for y in 0 ..< rows { for x in 0 ..< w where red(y * stride + x * 3) { dot[y * w + x] = 255 } }
             return (out, dot)
         }
         (width, top, self.rows, u) = (w, range.lowerBound, rows, Double(w) / 1080)

@@ -132,13 +132,14 @@ public struct GameData: Sendable {
 
     /// A name as looked up: lowercased letters and digits, accents dropped ("Évoli" → "evoli":
     /// Tesseract's English model often reads the letter without its accent).
-    static func key(_ s: String) -> String {
-        s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased().filter { $0.isLetter || $0.isNumber }
-    }
+    static func key(_ s: String) -> String { folded(s).filter { $0.isLetter || $0.isNumber } }
 
     /// A name as `editDistance` compares it: its letters, lowercased, accents dropped.
-    static func letters(_ s: String) -> [Character] {
-        Array(s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased().filter(\.isLetter))
+    static func letters(_ s: String) -> [Character] { Array(folded(s).filter(\.isLetter)) }
+
+    /// Lowercased, accents dropped.
+    private static func folded(_ s: String) -> String {
+        s.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased()
     }
 
     /// CP multiplier at `level` (whole or half).

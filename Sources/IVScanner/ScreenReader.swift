@@ -568,12 +568,6 @@ public final class ScreenReader {
     /// CP it is no detail screen.
     func readWithoutBar(_ image: Image) throws -> ScreenReading {
         guard let arc = LevelArc.find(in: image) else { throw IVError.invalid("not a Pokémon detail screen (no HP bar or level arc found)") }
-        // The CP's digits stand 100–180 units above the arc's top on every screen seen; the box
-        // is as tall as the one the bar places.
-        let unit = Double(image.width) / 1080
-        let arcTop = Int(arc.centerY - arc.radius * arc.squash)
-        let top = max(0, arcTop - Int(380 * unit))
-        let cpBox = PixelRect(x: Int(arc.centerX - 300 * unit), y: top, width: Int(600 * unit), height: arcTop + Int(100 * unit) - top)
         // The digits are as white as the arc's line at its top (a dim layer greys both).
         let line = stride(from: 70.0, through: 110, by: 2).compactMap { degrees -> Int? in
             let p = arc.point(at: degrees * .pi / 180)
@@ -586,6 +580,12 @@ public final class ScreenReader {
            let reading = try? read(undimmed, bar: bar, dimmed: (image, arc, white)), reading.cp != nil {
             return reading
         }
+        // The CP's digits stand 100–180 units above the arc's top on every screen seen; the box
+        // is as tall as the one the bar places.
+        let unit = Double(image.width) / 1080
+        let arcTop = Int(arc.centerY - arc.radius * arc.squash)
+        let top = max(0, arcTop - Int(380 * unit))
+        let cpBox = PixelRect(x: Int(arc.centerX - 300 * unit), y: top, width: Int(600 * unit), height: arcTop + Int(100 * unit) - top)
         guard let (cp, field) = try cp(image, cpBox, arc: arc, white: white) else {
             throw IVError.invalid("not a Pokémon detail screen (no HP bar found, and no CP above the level arc)")
         }
