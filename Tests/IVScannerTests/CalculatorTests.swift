@@ -51,24 +51,20 @@ struct CalculatorTests {
 
     @Test("the screenshots' manifest: the same consistent levels and number of IV combinations")
     func manifest() throws {
-        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: #filePath, levels: 3)),
-              let table = try? String(contentsOfFile: fixtures + "/pogo/screens/manifest.tsv", encoding: .utf8) else { return print("skip: no fixtures") }
-        var rows = table.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-        let header = rows.removeFirst()
-        func col(_ name: String) -> Int { header.firstIndex(of: name)! }
+        guard let (_, manifest) = ScreenTruth.fixtureScreens() else { return }
         let eras = ["S16": "2016-11-30", "S1612": "2016-12-20", "S18": "2018-06-01", "CUR": "2026-01-01"]
         var checked = 0
-        for row in rows where row.count == header.count {
-            guard let cp = Int(row[col("cp")]), let hp = Int(row[col("hp_max")]), let dust = Int(row[col("stardust_cost")]),
-                  let combos = Int(row[col("n_iv_combos")]) else { continue }
-            let species = try calculator.data.species(row[col("species")], asOf: eras[row[col("stats_era_used")]])
+        for row in manifest {
+            guard let cp = Int(row["cp"]!), let hp = Int(row["hp_max"]!), let dust = Int(row["stardust_cost"]!),
+                  let combos = Int(row["n_iv_combos"]!) else { continue }
+            let species = try calculator.data.species(row["species"]!, asOf: eras[row["stats_era_used"]!])
             var query = IVQuery(species: species, cp: cp, hp: hp, stardust: dust)
-            query.lucky = row[col("lucky")].lowercased().hasPrefix("y") || row[col("lucky")] == "1"
+            query.lucky = row["lucky"]!.lowercased().hasPrefix("y") || row["lucky"]! == "1"
             query.maxLevel = 40  // the screenshots predate levels over 40
             let found = try calculator.combinations(query)
             let levels = Set(found.map(\.level)).sorted().map { String(format: "%.1f", $0) }.joined(separator: " ")
-            #expect(levels == row[col("consistent_levels")], "\(row[0]): levels \(levels)")
-            #expect(found.count == combos, "\(row[0]): \(found.count) combinations, manifest \(combos)")
+            #expect(levels == row["consistent_levels"]!, "\(row["file"]!): levels \(levels)")
+            #expect(found.count == combos, "\(row["file"]!): \(found.count) combinations, manifest \(combos)")
             checked += 1
         }
         #expect(checked >= 40)

@@ -12,13 +12,12 @@ import Testing
 struct DigitTopsTests {
     @Test("the fixtures' stardust costs with their lower 50, 40 or 30% hidden")
     func hidden() throws {
-        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: #filePath, levels: 3)),
-              let table = try? String(contentsOfFile: fixtures + "/pogo/screens/manifest.tsv", encoding: .utf8) else { return print("skip: no fixtures") }
+        guard let (fixtures, manifest) = ScreenTruth.fixtureScreens() else { return }
         let reader = try ScreenReader()
         let costs = ScreenReader.stardustCosts.map(String.init)
         for shown in [0.5, 0.6, 0.7] {
             var right = 0, none = 0, wrong: [String] = []
-            for row in ScreenTruth.rows(table) {
+            for row in manifest {
                 let file = row["file"]!, truth = row["stardust_cost"]!
                 let image = try ImageIO.read(fixtures + "/pogo/screens/" + file)
                 let box = try #require(try reader.read(image).fields["stardust"]?.box, "\(file)")

@@ -41,11 +41,10 @@ struct DimmedCardTests {
     /// screen refused, or the field left out).
     @Test("the fixtures under the team leader's dim: read as undimmed, or unread, never misread")
     func fixturesDimmed() throws {
-        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: #filePath, levels: 3)),
-              let table = try? String(contentsOfFile: fixtures + "/pogo/screens/manifest.tsv", encoding: .utf8) else { return print("skip: no fixtures") }
+        guard let (fixtures, manifest) = ScreenTruth.fixtureScreens() else { return }
         let reader = try ScreenReader()
         var (cp, hp, names, refused) = (0, 0, 0, 0)
-        for row in ScreenTruth.rows(table) {
+        for row in manifest {
             let file = row["file"]!
             let image = try ImageIO.read(fixtures + "/pogo/screens/" + file)
             let dimmed = LeaderDim.apply(to: image)

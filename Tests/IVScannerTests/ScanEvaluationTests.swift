@@ -29,6 +29,17 @@ struct ScreenTruth {
 }
 
 extension ScreenTruth {
+    /// The fixtures' directory and the rows of their screenshots' manifest
+    /// (pogo/screens/manifest.tsv), or nil (with a note) when the fixtures are not there.
+    static func fixtureScreens(filePath: String = #filePath) -> (fixtures: String, manifest: [[String: String]])? {
+        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: filePath, levels: 3)),
+              let table = try? String(contentsOfFile: fixtures + "/pogo/screens/manifest.tsv", encoding: .utf8) else {
+            print("skip: no fixtures")
+            return nil
+        }
+        return (fixtures, rows(table))
+    }
+
     /// A manifest row; `levelColumn` names the level's column, `statsAsOf` turns the row into
     /// the date whose base stats apply.
     init(row: [String: String], levelColumn: String, statsAsOf: ([String: String]) -> String) {
@@ -113,11 +124,10 @@ struct ScanEvaluationTests {
 
     @Test("species, exact level and IVs on the fixture screenshots")
     func screenshots() throws {
-        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: #filePath, levels: 3)),
-              let table = try? String(contentsOfFile: fixtures + "/pogo/screens/manifest.tsv", encoding: .utf8) else { return print("skip: no fixtures") }
+        guard let (fixtures, manifest) = ScreenTruth.fixtureScreens() else { return }
         let scanner = try ScreenScanner()
         var tally = ScanTally()
-        for row in ScreenTruth.rows(table) {
+        for row in manifest {
             let truth = ScreenTruth(row: row, levelColumn: "level_label") { Self.eraDates[$0["stats_era_used"]!]! }
             try tally.add(truth, image: ImageIO.read(fixtures + "/pogo/screens/" + truth.file), scanner: scanner)
         }

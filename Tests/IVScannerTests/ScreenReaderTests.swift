@@ -11,12 +11,8 @@ import Testing
 struct ScreenReaderTests {
     @Test("reads the fields it can on the real screenshots; refuses what is not a detail screen")
     func screenshots() throws {
-        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: #filePath, levels: 3)),
-              let table = try? String(contentsOfFile: fixtures + "/pogo/screens/manifest.tsv", encoding: .utf8) else { return print("skip: no fixtures") }
+        guard let (fixtures, manifest) = ScreenTruth.fixtureScreens() else { return }
         let reader = try ScreenReader()
-        var rows = table.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
-        let header = rows.removeFirst()
-        func col(_ name: String) -> Int { header.firstIndex(of: name)! }
         var counts = (screens: 0, hp: 0, cp: 0, dust: 0, name: 0, candy: 0, candyWrong: 0)
         // The level from the arc, for the screenshots whose trainer level is known: alone (the
         // nearest half level) and among the levels the manifest's CP, HP and stardust allow.
@@ -24,13 +20,13 @@ struct ScreenReaderTests {
         // How far the dot is from its level's place, as a share of the way to the midpoint
         // between it and the nearer neighbouring half level (1 would be a coin toss).
         var worstShare = 0.0
-        for row in rows where row.count == header.count {
+        for row in manifest {
             counts.screens += 1
-            guard let reading = try? reader.read(ImageIO.read(fixtures + "/pogo/screens/" + row[0])) else { continue }
-            if let trainer = Int(row[col("trainer_level")]), let truth = Double(row[col("level_label")]) {
+            guard let reading = try? reader.read(ImageIO.read(fixtures + "/pogo/screens/" + row["file"]!)) else { continue }
+            if let trainer = Int(row["trainer_level"]!), let truth = Double(row["level_label"]!) {
                 levels.known += 1
                 // The arc's end is trainer level + 2 for all of them (2016–2018).
-                let candidates = row[col("consistent_levels")].split(separator: " ").compactMap { Double($0) }
+                let candidates = row["consistent_levels"]!.split(separator: " ").compactMap { Double($0) }
                 let alone = reading.arc?.level(trainerLevel: trainer, asOf: "2017-06-01")
                 let among = reading.arc?.level(trainerLevel: trainer, asOf: "2017-06-01", among: candidates)
                 if let arc = reading.arc, let at = LevelArc.fraction(level: truth, trainerLevel: trainer, asOf: "2017-06-01") {
@@ -39,13 +35,13 @@ struct ScreenReaderTests {
                 }
                 if alone == truth { levels.alone += 1 }
                 if among == truth { levels.among += 1 }
-                if alone != truth { print("level arc: \(row[0]): dot at \(reading.arc?.fraction ?? -1), level \(alone ?? -1) alone, \(among ?? -1) among \(candidates), truth \(truth)") }
+                if alone != truth { print("level arc: \(row["file"]!): dot at \(reading.arc?.fraction ?? -1), level \(alone ?? -1) alone, \(among ?? -1) among \(candidates), truth \(truth)") }
             }
-            if reading.hpMax == Int(row[col("hp_max")]) { counts.hp += 1 }
-            if reading.cp == Int(row[col("cp")]) { counts.cp += 1 }
-            if reading.stardust == Int(row[col("stardust_cost")]) { counts.dust += 1 }
-            if reading.name?.lowercased() == row[col("species")].lowercased() { counts.name += 1 }
-            if let candy = reading.candyCost { if candy == Int(row[col("candy_cost")]) { counts.candy += 1 } else { counts.candyWrong += 1 } }
+            if reading.hpMax == Int(row["hp_max"]!) { counts.hp += 1 }
+            if reading.cp == Int(row["cp"]!) { counts.cp += 1 }
+            if reading.stardust == Int(row["stardust_cost"]!) { counts.dust += 1 }
+            if reading.name?.lowercased() == row["species"]!.lowercased() { counts.name += 1 }
+            if let candy = reading.candyCost { if candy == Int(row["candy_cost"]!) { counts.candy += 1 } else { counts.candyWrong += 1 } }
         }
         print("screen reader: of \(counts.screens) screenshots, max HP \(counts.hp), CP \(counts.cp), stardust \(counts.dust), name \(counts.name), "
             + "candy cost \(counts.candy) read right (\(counts.candyWrong) wrong)")
