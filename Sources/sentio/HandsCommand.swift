@@ -16,32 +16,12 @@ struct HandsCommand: ParsableCommand {
     @Option(help: "Run the whole pipeline N times in one process and print median/min/max ms.") var bench: Int?
     @Option(help: "Threads (default: all cores).") var threads: Int?
 
-    struct HandJSON: Encodable {
-        let handedness: String, score: Double, presence: Double
-        let landmarks: [[Double]], world: [[Double]]
-        let gesture: String?
-
-        enum CodingKeys: String, CodingKey { case handedness, score, presence, landmarks, world, gesture }
-
-        // `gesture` is always present (null when no known shape): keys stay stable.
-        func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(handedness, forKey: .handedness)
-            try c.encode(score, forKey: .score)
-            try c.encode(presence, forKey: .presence)
-            try c.encode(landmarks, forKey: .landmarks)
-            try c.encode(world, forKey: .world)
-            try c.encode(gesture, forKey: .gesture)
-        }
-    }
-    struct Report: Encodable { let width: Int, height: Int, hands: [HandJSON] }
-
     func run() throws {
         guard let choice = HandLandmarker.Model(rawValue: model) else { throw ValidationError("--model is full or lite") }
         guard maxHands > 0 else { throw ValidationError("--max-hands must be positive") }
         let photo = try ImageIO.read(image)
-        let landmarker = try HandLandmarker(model: choice, maxHands: maxHands, threads: threads)
-        landmarker.pose = try PoseLandmarker(threads: threads)
+        let landmarker = try HandLandmarker(model: choice, maxHands: maxHands, store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
+        landmarker.pose = try PoseLandmarker(store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
         if let bench {
             guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
             return try Bench.report(bench) { _ = try landmarker.hands(in: photo) }
@@ -60,11 +40,7 @@ struct HandsCommand: ParsableCommand {
             }
             try ImageIO.write(canvas, to: annotate)
         }
-        let report = Report(width: photo.width, height: photo.height, hands: hands.map {
-            HandJSON(handedness: $0.handedness, score: $0.handednessScore, presence: $0.presence,
-                     landmarks: $0.points.map { [$0.x, $0.y, $0.z] }, world: $0.world.map { [$0.x, $0.y, $0.z] },
-                     gesture: HandShape($0)?.rawValue)
-        })
+        let report = HandsObservation(width: photo.width, height: photo.height, hands: hands.map(ObservedHand.init))
         if json { return try JSONOutput.print(report) }
         print("\(image): \(photo.width)×\(photo.height), \(hands.count) hand\(hands.count == 1 ? "" : "s")")
         for (i, hand) in hands.enumerated() {

@@ -10,7 +10,7 @@ struct ModelCommand: ParsableCommand {
 
     /// A model given by path, or by name from the model store.
     static func resolve(_ model: String) throws -> String {
-        FileManager.default.fileExists(atPath: model) ? model : try ModelStore().path(of: model)
+        FileManager.default.fileExists(atPath: model) ? model : try CommandEnvironment.store.path(of: model)
     }
 
     struct Info: ParsableCommand {
@@ -98,7 +98,7 @@ struct ModelCommand: ParsableCommand {
             let interpreter = try Interpreter(graph: ModelLoader.load(path: ModelCommand.resolve(model)), threads: threads, kernels: choice)
             // A fixed, deterministic input in [0, 1], as an image would be.
             for i in 0 ..< interpreter.graph.inputs.count {
-                interpreter.withInput(i) { buffer in
+                try interpreter.withInput(i) { buffer in
                     for j in buffer.indices { buffer[j] = Float((j * 7919) % 256) / 255 }
                 }
             }

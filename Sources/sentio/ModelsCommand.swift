@@ -12,7 +12,7 @@ struct ModelsCommand: ParsableCommand {
         @Option(help: "Model directory (default: $SENTIO_MODELS or ~/.cache/sentio/models).") var directory: String?
 
         func run() throws {
-            let store = ModelStore(directory: directory)
+            let store = directory.map { ModelStore(directory: $0) } ?? CommandEnvironment.store
             let names = store.available()
             if names.isEmpty {
                 throw ModelStoreError.missing(name: "any model", directory: store.directory)
@@ -27,7 +27,7 @@ struct ModelsCommand: ParsableCommand {
         @Option(help: "Model directory (default: $SENTIO_MODELS or ~/.cache/sentio/models).") var directory: String?
 
         func run() throws {
-            print(try ModelStore(directory: directory).path(of: name))
+            print(try (directory.map { ModelStore(directory: $0) } ?? CommandEnvironment.store).path(of: name))
         }
     }
 }

@@ -113,33 +113,17 @@ struct MotionCommand: ParsableCommand {
         @Option(help: "Throw threshold in g.") var threshold = 1.0
         @Flag(help: "Print one JSON object per gesture.") var json = false
 
-        struct Event: Encodable {
-            let t: Double, gesture: String
-            let force_g: Double?, direction: [Double]?, axis: String?
-        }
-
         func run() throws {
             guard threshold > 0 else { throw ValidationError("--threshold takes a positive number of g") }
             let samples = try MotionCommand.load(trace, accUnit: accUnit, mode: mode).samples
-            var fusion = MotionFusion(useMagnetometer: mode == .nineD)
-            var faithful = FaithfulThrowDetector(threshold: threshold), anyThrow = ThrowDetector(threshold: threshold)
-            var shake = ShakeDetector()
-            var turns = [FullTurnTracker.Axis.roll, .pitch, .yaw].map { FullTurnTracker(axis: $0) }
+            var configuration = MotionSession.Configuration()
+            (configuration.useMagnetometer, configuration.throwThreshold) = (mode == .nineD, threshold)
+            let session = MotionSession(configuration: configuration)
             for s in samples {
-                let m = fusion.update(s)
-                var events: [Event] = []
-                if let e = faithful.update(m) { events.append(Event(t: e.time, gesture: "throw", force_g: e.force, direction: nil, axis: "y")) }
-                if let e = anyThrow.update(m) {
-                    events.append(Event(t: e.time, gesture: "throw_any", force_g: e.force, direction: [e.direction.x, e.direction.y, e.direction.z], axis: nil))
-                }
-                if shake.update(m) { events.append(Event(t: m.time, gesture: "shake", force_g: nil, direction: nil, axis: nil)) }
-                for i in turns.indices where turns[i].update(m.attitude) {
-                    events.append(Event(t: m.time, gesture: "full_turn", force_g: nil, direction: nil, axis: turns[i].axis.rawValue))
-                }
-                for e in events {
+                for e in session.process(s).events {
                     if json { try JSONOutput.print(e); continue }
-                    var line = String(format: "%.3f s: %@", e.t, e.gesture)
-                    if let f = e.force_g { line += String(format: ", %.2f g", f) }
+                    var line = String(format: "%.3f s: %@", e.t, e.gesture.rawValue)
+                    if let f = e.forceG { line += String(format: ", %.2f g", f) }
                     if let a = e.axis { line += ", \(a)" }
                     print(line)
                 }
@@ -156,6 +140,7 @@ struct MotionCommand: ParsableCommand {
         @Option(help: "6d or 9d.") var mode: Mode = .nineD
         @Option(help: "sentio, madgwick or mahony.") var filter: FilterName = .sentio
         @Option(help: "Samples per run.") var samples = 1_000_000
+        @Flag(help: "Print JSON (the default output, kept as a flag like every other command's).") var json = false
 
         struct Result: Encodable { let samples_per_s: Double, samples: Int, median_ms: Double, mode: String, filter: String }
 
@@ -174,8 +159,11 @@ struct MotionCommand: ParsableCommand {
             case .madgwick: try measure(MotionFusion(filter: MadgwickFilter.baseline, useMagnetometer: nine))
             case .mahony: try measure(MotionFusion(filter: MahonyFilter.baseline, useMagnetometer: nine))
             }
-            try JSONOutput.print(Result(samples_per_s: Double(samples) / (r.median_ms / 1000), samples: samples, median_ms: r.median_ms,
-                                        mode: mode.rawValue, filter: filter.rawValue))
+            let result = Result(samples_per_s: Double(samples) / (r.median_ms / 1000), samples: samples, median_ms: r.median_ms,
+                                mode: mode.rawValue, filter: filter.rawValue)
+            if json { return try JSONOutput.print(result) }
+            print(String(format: "%@ %@: %.0f samples/s (%d samples, median %.1f ms of 11 runs)", filter.rawValue, mode.rawValue,
+                         result.samples_per_s, samples, r.median_ms))
         }
 
         /// A device turning about a wandering axis at 200 Hz, with gravity, a 48 µT field and

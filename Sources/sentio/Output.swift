@@ -1,4 +1,5 @@
 import Foundation
+import SentioNeural
 
 /// JSON printing with stable, sorted keys, as every `--json` output promises.
 enum JSONOutput {
@@ -8,6 +9,16 @@ enum JSONOutput {
         let data = try encoder.encode(value)
         Swift.print(String(decoding: data, as: UTF8.self))
     }
+}
+
+/// What the commands take from the process: the model store (`$SENTIO_MODELS`, else
+/// `~/.cache/sentio/models`) and the default thread count. The library reads no environment;
+/// the command line does, here.
+enum CommandEnvironment {
+    static let store = ModelStore(environment: ProcessInfo.processInfo.environment)
+
+    /// `--threads`, or every core.
+    static func threads(_ option: Int?) -> Int { option ?? Interpreter.coreCount }
 }
 
 /// `--bench N`: runs the whole pipeline N times after one warm-up run, in one process.

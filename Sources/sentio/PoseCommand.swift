@@ -14,12 +14,9 @@ struct PoseCommand: ParsableCommand {
     @Option(help: "Run the whole pipeline N times in one process and print median/min/max ms.") var bench: Int?
     @Option(help: "Threads (default: all cores).") var threads: Int?
 
-    struct PoseJSON: Encodable { let score: Double, landmarks: [[Double]], world: [[Double]] }
-    struct Report: Encodable { let width: Int, height: Int, poses: [PoseJSON] }
-
     func run() throws {
         let photo = try ImageIO.read(image)
-        let landmarker = try PoseLandmarker(threads: threads)
+        let landmarker = try PoseLandmarker(store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
         if let bench {
             guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
             return try Bench.report(bench) { _ = try landmarker.pose(in: photo) }
@@ -38,10 +35,7 @@ struct PoseCommand: ParsableCommand {
             }
             try ImageIO.write(canvas, to: annotate)
         }
-        let report = Report(width: photo.width, height: photo.height, poses: poses.map { pose in
-            PoseJSON(score: pose.score, landmarks: pose.points.enumerated().map { [$0.element.x, $0.element.y, $0.element.z, pose.visibility[$0.offset]] },
-                     world: pose.world.map { [$0.x, $0.y, $0.z] })
-        })
+        let report = PosesObservation(width: photo.width, height: photo.height, poses: poses.map(ObservedPose.init))
         if json { return try JSONOutput.print(report) }
         print("\(image): \(photo.width)×\(photo.height), \(poses.count) pose\(poses.count == 1 ? "" : "s")")
         for pose in poses {

@@ -118,8 +118,16 @@ typedef void (*sentio_task)(void *context, int worker, int workers);
 
 /// A pool for `threads` threads in all: the caller's and threads − 1 workers.
 sentio_pool *sentio_pool_create(int threads);
+/// Threads the pool runs on, the caller's included.
+int sentio_pool_threads(const sentio_pool *pool);
+/// Makes the calling thread the pool's owner until sentio_pool_release (nested calls by the
+/// owner count). Returns 1 when the caller owns it, 0 when another thread does.
+int sentio_pool_acquire(sentio_pool *pool);
+/// Ends one sentio_pool_acquire of the calling thread; the workers sleep once none is left.
+void sentio_pool_release(sentio_pool *pool);
 /// Runs task(context, w, workers) for w in 0..<workers (workers ≤ threads), w = 0 on the
-/// calling thread; returns when every call has returned.
+/// calling thread; returns when every call has returned. A caller that does not own the pool
+/// runs task(context, 0, 1) alone.
 void sentio_pool_run(sentio_pool *pool, sentio_task task, void *context, int workers);
 void sentio_pool_destroy(sentio_pool *pool);
 

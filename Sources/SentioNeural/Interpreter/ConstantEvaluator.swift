@@ -14,10 +14,10 @@ enum ConstantEvaluator {
         let output = UnsafeMutablePointer<Float>.allocate(capacity: max(1, count))
         output.initialize(repeating: 0, count: count)
         buffers[node.outputs[0]] = output
-        let builder = KernelBuilder(graph: graph, choice: .reference) { t in
-            FloatTensor(shape: t == node.outputs[0] ? shape : graph.tensors[t].shape, data: buffers[t] ?? output)
-        }
-        try builder.build(node, index: index, outputShape: shape).run(ThreadPool(threads: 1))
+        let shapes = graph.tensors.enumerated().map { $0.offset == node.outputs[0] ? shape : $0.element.shape }
+        let builder = KernelBuilder(graph: graph, choice: .reference, shapes: shapes, constant: { buffers[$0] }, weights: KernelMemory())
+        let binding = Binding(tensor: { t in FloatTensor(shape: shapes[t], data: buffers[t] ?? output) }, threads: 1, scratch: KernelMemory())
+        try builder.prepare(node, index: index, outputShape: shape).bind(binding).run(.serial)
         return Array(UnsafeBufferPointer(start: output, count: count))
     }
 }

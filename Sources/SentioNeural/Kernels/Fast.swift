@@ -8,30 +8,44 @@ import Musl
 import Darwin
 #endif
 
-/// Memory a fast kernel owns (packed weights, padded bias, per-thread scratch), freed with it.
+/// Memory kernels own, freed with its owner: a model's packed weights and padded biases
+/// (shared, read-only once prepared) or an interpreter's scratch (one slice per worker).
 final class KernelMemory: @unchecked Sendable {
-    // Unchecked: written once when the kernel is built, then only read (scratch: one slice per worker).
+    // Unchecked: blocks are added only while a model is prepared or an interpreter is bound,
+    // on one thread; after that the list is only read.
     private(set) var blocks: [UnsafeMutablePointer<Float>] = []
+    /// Bytes allocated so far.
+    private(set) var bytes = 0
 
     func allocate(_ count: Int, zeroed: Bool = true) -> UnsafeMutablePointer<Float> {
         let p = Interpreter.allocate(max(16, count))
         if zeroed { p.initialize(repeating: 0, count: max(16, count)) }
         blocks.append(p)
+        bytes += max(16, count) * 4
         return p
     }
 
     deinit { for p in blocks { free(p) } }
 }
 
+/// A kernel's run over one interpreter's memory.
+typealias KernelRun = (ThreadPool) -> Void
+
 /// The convolution as a packed matrix product (CSentioKernels' 6×16 micro-kernel).
 enum FastConv2D {
-    static func make(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor, window: Window,
-                     activation: Activation, threads: Int) -> ((ThreadPool) -> Void)? {
+    /// Binds packed weights to one interpreter: its input and output memory, the most threads
+    /// a run uses, and where its per-worker scratch comes from.
+    typealias Binder = (_ x: UnsafeMutablePointer<Float>, _ out: UnsafeMutablePointer<Float>, _ threads: Int, _ scratch: KernelMemory) -> KernelRun
+
+    /// Packs `filter` (a constant) once into `weights`, memory shared by every interpreter of
+    /// the model; nil when the fast kernel does not apply.
+    static func prepare(input: [Int], filter: FloatTensor, bias: FloatTensor?, output: [Int], window: Window,
+                        activation: Activation, weights memory: KernelMemory) -> Binder? {
         guard activation != .tanh else { return nil }
+        let x = FloatTensor(shape: input, data: filter.data), out = FloatTensor(shape: output, data: filter.data)
         let (n, h, w, c) = x.nhwc
         let (co, kh, kw, _) = filter.nhwc
         let (_, oh, ow, _) = out.nhwc
-        let memory = KernelMemory()
         let kdim = kh * kw * c
         let packed = memory.allocate(sentio_packed_size(Int32(co), Int32(kdim)), zeroed: false)
         sentio_pack(filter.data, Int32(co), Int32(kdim), packed)
@@ -43,7 +57,7 @@ enum FastConv2D {
         let (lo, hi) = activation.bounds
         let pointwise = kh == 1 && kw == 1 && window.strideH == 1 && window.strideW == 1 && padT == 0 && padL == 0
         var conv = sentio_conv(
-            input: x.data, output: out.data, packed: packed, weights: filter.data, bias: paddedBias,
+            input: nil, output: nil, packed: packed, weights: filter.data, bias: paddedBias,
             batch: Int32(n), in_h: Int32(h), in_w: Int32(w), in_c: Int32(c),
             out_h: Int32(oh), out_w: Int32(ow), out_c: Int32(co),
             k_h: Int32(kh), k_w: Int32(kw), stride_h: Int32(window.strideH), stride_w: Int32(window.strideW),
@@ -58,15 +72,22 @@ enum FastConv2D {
             blocks = n * oh
         }
         let scratchSize = sentio_conv_scratch(&conv)
-        let scratch = memory.allocate(max(1, scratchSize * threads), zeroed: false)
-        let params = UncheckedBox(conv)
-        return { pool in
-            withExtendedLifetime(memory) {
-                pool.forEachWorker(limit: blocks) { worker, workers in
-                    var p = params.value
-                    // Contiguous shares keep each worker's input rows together in its cache.
-                    let begin = blocks * worker / workers, end = blocks * (worker + 1) / workers
-                    sentio_conv_blocks(&p, Int32(begin), Int32(end), scratch + worker * scratchSize)
+        let template = UncheckedBox(conv)
+        let jobs = blocks
+        return { input, output, threads, scratchMemory in
+            var bound = template.value
+            bound.input = UnsafePointer(input)
+            bound.output = output
+            let scratch = scratchMemory.allocate(max(1, scratchSize * threads), zeroed: false)
+            let params = UncheckedBox(bound)
+            return { pool in
+                withExtendedLifetime(memory) {
+                    pool.forEachWorker(limit: jobs) { worker, workers in
+                        var p = params.value
+                        // Contiguous shares keep each worker's input rows together in its cache.
+                        let begin = jobs * worker / workers, end = jobs * (worker + 1) / workers
+                        sentio_conv_blocks(&p, Int32(begin), Int32(end), scratch + worker * scratchSize)
+                    }
                 }
             }
         }
@@ -74,30 +95,37 @@ enum FastConv2D {
 }
 
 enum FastDepthwise {
-    static func make(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor, window: Window,
-                     multiplier: Int, activation: Activation) -> ((ThreadPool) -> Void)? {
+    typealias Binder = (_ x: UnsafeMutablePointer<Float>, _ out: UnsafeMutablePointer<Float>) -> KernelRun
+
+    static func prepare(input: [Int], filter: FloatTensor, bias: FloatTensor?, output: [Int], window: Window,
+                        multiplier: Int, activation: Activation, weights memory: KernelMemory) -> Binder? {
         guard multiplier == 1, activation != .tanh else { return nil }
-        let (n, h, w, c) = x.nhwc
+        let (n, h, w, c) = FloatTensor(shape: input, data: filter.data).nhwc
         let (_, kh, kw, _) = filter.nhwc
-        let (_, oh, ow, _) = out.nhwc
-        let memory = KernelMemory()
+        let (_, oh, ow, _) = FloatTensor(shape: output, data: filter.data).nhwc
         let biasCopy = memory.allocate(c)
         if let bias { biasCopy.update(from: bias.data, count: c) }
         let padT = window.vertical(input: h, filter: kh).1
         let padL = window.horizontal(input: w, filter: kw).1
         let (lo, hi) = activation.bounds
-        let params = UncheckedBox(sentio_depthwise(
-            input: x.data, output: out.data, filter: filter.data, bias: biasCopy,
+        let template = UncheckedBox(sentio_depthwise(
+            input: nil, output: nil, filter: filter.data, bias: biasCopy,
             batch: Int32(n), in_h: Int32(h), in_w: Int32(w), channels: Int32(c), out_h: Int32(oh), out_w: Int32(ow),
             k_h: Int32(kh), k_w: Int32(kw), stride_h: Int32(window.strideH), stride_w: Int32(window.strideW),
             dil_h: Int32(window.dilationH), dil_w: Int32(window.dilationW), pad_t: Int32(padT), pad_l: Int32(padL),
             act_min: lo, act_max: hi))
         let rows = n * oh
-        return { pool in
-            withExtendedLifetime(memory) {
-                pool.forEachWorker(limit: rows) { worker, workers in
-                    var p = params.value
-                    sentio_depthwise_rows(&p, Int32(rows * worker / workers), Int32(rows * (worker + 1) / workers))
+        return { input, output in
+            var bound = template.value
+            bound.input = UnsafePointer(input)
+            bound.output = output
+            let params = UncheckedBox(bound)
+            return { pool in
+                withExtendedLifetime(memory) {
+                    pool.forEachWorker(limit: rows) { worker, workers in
+                        var p = params.value
+                        sentio_depthwise_rows(&p, Int32(rows * worker / workers), Int32(rows * (worker + 1) / workers))
+                    }
                 }
             }
         }
@@ -106,15 +134,14 @@ enum FastDepthwise {
 
 /// FULLY_CONNECTED as the same packed product with one row per batch entry.
 enum FastFullyConnected {
-    static func make(x: FloatTensor, weights: FloatTensor, bias: FloatTensor?, out: FloatTensor, activation: Activation,
-                     threads: Int) -> ((ThreadPool) -> Void)? {
+    static func prepare(input: [Int], weights: FloatTensor, bias: FloatTensor?, output: [Int], activation: Activation,
+                        memory: KernelMemory) -> FastConv2D.Binder? {
         let outputs = weights.shape[0], inputs = weights.shape[1]
-        let batches = x.count / inputs
+        let batches = input.reduce(1, *) / max(1, inputs)
         // A 1×1 convolution over a batches×1 "image" with `inputs` channels.
-        let asImage = FloatTensor(shape: [1, batches, 1, inputs], data: x.data)
         let asFilter = FloatTensor(shape: [outputs, 1, 1, inputs], data: weights.data)
-        let asOut = FloatTensor(shape: [1, batches, 1, outputs], data: out.data)
-        return FastConv2D.make(x: asImage, filter: asFilter, bias: bias, out: asOut, window: Window(), activation: activation, threads: threads)
+        return FastConv2D.prepare(input: [1, batches, 1, inputs], filter: asFilter, bias: bias, output: [1, batches, 1, outputs],
+                                  window: Window(), activation: activation, weights: memory)
     }
 }
 
@@ -254,13 +281,12 @@ extension FastShape {
 /// Transposed convolution as a packed product (every input pixel times the filter, giving
 /// k_h·k_w·out_c values) followed by a scatter-add into the output rows.
 enum FastTransposeConv {
-    static func make(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor, strideH: Int, strideW: Int,
-                     padTop: Int, padLeft: Int, activation: Activation, threads: Int) -> ((ThreadPool) -> Void)? {
+    static func prepare(input: [Int], filter: FloatTensor, bias: FloatTensor?, output: [Int], strideH: Int, strideW: Int,
+                        padTop: Int, padLeft: Int, activation: Activation, weights memory: KernelMemory) -> FastConv2D.Binder? {
         guard activation != .tanh else { return nil }
-        let (n, h, w, ci) = x.nhwc
+        let (n, h, w, ci) = FloatTensor(shape: input, data: filter.data).nhwc
         let (co, kh, kw, _) = filter.nhwc
-        let (_, oh, ow, _) = out.nhwc
-        let memory = KernelMemory()
+        let (_, oh, ow, _) = FloatTensor(shape: output, data: filter.data).nhwc
         // Rows (ky, kx, o) of the product's weight matrix, each over the input channels.
         let columns = kh * kw * co
         let reordered = memory.allocate(columns * ci, zeroed: false)
@@ -272,23 +298,26 @@ enum FastTransposeConv {
                 }
             }
         }
-        let cols = memory.allocate(n * h * w * columns, zeroed: false)
-        let product = FloatTensor(shape: [n, h, w, columns], data: cols)
-        guard let multiply = FastConv2D.make(x: x, filter: FloatTensor(shape: [columns, 1, 1, ci], data: reordered), bias: nil,
-                                             out: product, window: Window(), activation: .none, threads: threads)
+        guard let multiply = FastConv2D.prepare(input: input, filter: FloatTensor(shape: [columns, 1, 1, ci], data: reordered), bias: nil,
+                                                output: [n, h, w, columns], window: Window(), activation: .none, weights: memory)
         else { return nil }
         let biasCopy = memory.allocate(co)
         if let bias { biasCopy.update(from: bias.data, count: co) }
         let (lo, hi) = activation.bounds
-        let po = UncheckedBox(out.data)
-        let rows = n * oh
-        return { pool in
-            withExtendedLifetime(memory) {
-                multiply(pool)
-                pool.forEachWorker(limit: max(1, out.count / 16384)) { worker, workers in
-                    sentio_col2im_rows(cols, biasCopy, po.value, Int32(h), Int32(w), Int32(oh), Int32(ow), Int32(co), Int32(kh), Int32(kw),
-                                       Int32(strideH), Int32(strideW), Int32(padTop), Int32(padLeft), lo, hi,
-                                       Int32(rows * worker / workers), Int32(rows * (worker + 1) / workers))
+        let rows = n * oh, count = n * oh * ow * co
+        return { x, out, threads, scratch in
+            // The product is per-interpreter working memory, like the arena.
+            let cols = scratch.allocate(n * h * w * columns, zeroed: false)
+            let product = multiply(x, cols, threads, scratch)
+            let po = UncheckedBox(out)
+            return { pool in
+                withExtendedLifetime(memory) {
+                    product(pool)
+                    pool.forEachWorker(limit: max(1, count / 16384)) { worker, workers in
+                        sentio_col2im_rows(cols, biasCopy, po.value, Int32(h), Int32(w), Int32(oh), Int32(ow), Int32(co), Int32(kh), Int32(kw),
+                                           Int32(strideH), Int32(strideW), Int32(padTop), Int32(padLeft), lo, hi,
+                                           Int32(rows * worker / workers), Int32(rows * (worker + 1) / workers))
+                    }
                 }
             }
         }

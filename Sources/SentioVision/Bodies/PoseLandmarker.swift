@@ -16,6 +16,8 @@ public struct Pose: Sendable, Equatable {
     public var region: NormalizedRect
     /// The person mask over the region (256×256, 0…1), when asked for.
     public var segmentation: [Float]?
+    /// The model's two auxiliary points (hips' midpoint, body scale), for tracking.
+    var alignment: [(x: Double, y: Double)] = []
 
     public static func == (a: Pose, b: Pose) -> Bool {
         a.score == b.score && a.region == b.region && a.visibility == b.visibility
@@ -37,10 +39,17 @@ public final class PoseLandmarker {
     /// 224×224 input, strides 8, 16, 32, 32, 32 → 2254 anchors.
     static let anchors = SSDAnchorOptions(inputWidth: 224, inputHeight: 224, minScale: 0.1484375, maxScale: 0.75, strides: [8, 16, 32, 32, 32])
 
-    public init(minScore: Double = 0.5, minPresence: Double = 0.5, store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+    /// The pipeline over the models of `store` (shared), run on `threads` threads (default:
+    /// the caller's alone).
+    public convenience init(minScore: Double = 0.5, minPresence: Double = 0.5, store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+        try self.init(minScore: minScore, minPresence: minPresence, store: store, pool: ThreadPool(threads: threads ?? 1))
+    }
+
+    /// The same, every model run on `pool`.
+    public init(minScore: Double = 0.5, minPresence: Double = 0.5, store: ModelStore, pool: ThreadPool) throws {
         detector = try SSDDetector(model: "pose_detection", anchors: PoseLandmarker.anchors, coordinates: 12, keypoints: 4,
-                                   range: .minusOneToOne, minScore: minScore, store: store, threads: threads)
-        landmarks = try Interpreter(graph: ModelLoader.load(path: store.path(of: "pose_landmark_full")), threads: threads)
+                                   range: .minusOneToOne, minScore: minScore, store: store, pool: pool)
+        landmarks = Interpreter(model: try store.model("pose_landmark_full"), pool: pool)
         self.minPresence = minPresence
     }
 
@@ -59,6 +68,12 @@ public final class PoseLandmarker {
     public func pose(in image: Image, segmentation: Bool = false) throws -> Pose? {
         guard let detection = try detector.detect(image).first else { return nil }
         let region = PoseLandmarker.region(for: detection, imageWidth: image.width, imageHeight: image.height)
+        return try pose(in: image, region: region, score: detection.score, segmentation: segmentation)
+    }
+
+    /// The body in `region` (for tracking: the region from the last frame's landmarks), or
+    /// none when the pose flag is under `minPresence`.
+    public func pose(in image: Image, region: NormalizedRect, score: Double = 1, segmentation: Bool = false) throws -> Pose? {
         let size = 256
         let input = try ImageToTensor.tensor(from: image, rect: region.pixels(width: image.width, height: image.height),
                                              width: size, height: size, range: .zeroToOne, border: .replicate)
@@ -82,8 +97,23 @@ public final class PoseLandmarker {
             let wx = Double(world[3 * i]), wy = Double(world[3 * i + 1])
             worldPoints.append((c * wx - s * wy, s * wx + c * wy, Double(world[3 * i + 2])))
         }
-        return Pose(points: points, visibility: visibility, presence: presence, world: worldPoints, score: detection.score,
-                    region: region, segmentation: segmentation ? landmarks.output(2).map { Float(sigmoid($0)) } : nil)
+        // The two auxiliary landmarks after the 33 (the hips' midpoint and a point that scales
+        // with the body) place the next frame's region, as the detector's keypoints do.
+        var alignment: [(x: Double, y: Double)] = []
+        for i in 33 ..< min(35, raw.count / 5) {
+            alignment.append(region.project(x: Double(raw[5 * i]) / Double(size), y: Double(raw[5 * i + 1]) / Double(size)))
+        }
+        return Pose(points: points, visibility: visibility, presence: presence, world: worldPoints, score: score,
+                    region: region, segmentation: segmentation ? landmarks.output(2).map { Float(sigmoid($0)) } : nil,
+                    alignment: alignment)
+    }
+
+    /// The region for the next frame from this frame's pose (MediaPipe's pose landmarks-to-
+    /// region rule over the two auxiliary landmarks), or nil when the model gave none.
+    public static func trackingRegion(from pose: Pose, imageWidth: Int, imageHeight: Int) -> NormalizedRect? {
+        guard pose.alignment.count == 2 else { return nil }
+        let detection = Detection(xMin: 0, yMin: 0, width: 0, height: 0, keypoints: pose.alignment, score: pose.score)
+        return region(for: detection, imageWidth: imageWidth, imageHeight: imageHeight)
     }
 
     /// MediaPipe's heat-map refinement: the confidence-weighted mean cell of a 7×7 window of

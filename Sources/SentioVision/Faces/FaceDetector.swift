@@ -39,11 +39,18 @@ public final class FaceDetector {
     }
     private let ssd: SSDDetector
 
-    /// Loads the model from the store; `minScore` defaults to the model's own threshold.
-    public init(model: Model = .shortRange, minScore: Double? = nil, store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+    /// Takes the model from the store (shared with every other user of the store) and runs it
+    /// on `threads` threads (default: the caller's alone); `minScore` defaults to the model's
+    /// own threshold.
+    public convenience init(model: Model = .shortRange, minScore: Double? = nil, store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+        try self.init(model: model, minScore: minScore, store: store, pool: ThreadPool(threads: threads ?? 1))
+    }
+
+    /// The same, run on `pool` (which other pipelines may share).
+    public init(model: Model = .shortRange, minScore: Double? = nil, store: ModelStore, pool: ThreadPool) throws {
         self.model = model
         ssd = try SSDDetector(model: model.file, anchors: model.anchors, coordinates: 16, keypoints: 6, range: .minusOneToOne,
-                              minScore: minScore ?? model.defaultMinScore, store: store, threads: threads)
+                              minScore: minScore ?? model.defaultMinScore, store: store, pool: pool)
     }
 
     /// The faces in `image`, most confident first.

@@ -5,6 +5,10 @@ import SentioNeural
 public struct Face: Sendable, Equatable {
     public var detection: FaceDetection
     public var landmarks: FaceLandmarks
+
+    public init(detection: FaceDetection, landmarks: FaceLandmarks) {
+        (self.detection, self.landmarks) = (detection, landmarks)
+    }
 }
 
 /// Detection, mesh and verification in one: every detection gets a mesh, and only faces whose
@@ -17,11 +21,21 @@ public final class FaceLandmarker {
     public let iris: IrisLandmarker?
     public var minPresence: Double
 
+    /// The pipeline over the models of `store` (loaded once per store and shared by every
+    /// landmarker made from it), its models run on `threads` threads (default: the caller's
+    /// alone).
+    public convenience init(model: FaceDetector.Model = .shortRange, minScore: Double? = nil, minPresence: Double = 0.5,
+                            refineIrises: Bool = false, store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+        try self.init(model: model, minScore: minScore, minPresence: minPresence, refineIrises: refineIrises, store: store,
+                      pool: ThreadPool(threads: threads ?? 1))
+    }
+
+    /// The same, every model run on `pool`.
     public init(model: FaceDetector.Model = .shortRange, minScore: Double? = nil, minPresence: Double = 0.5,
-                refineIrises: Bool = false, store: ModelStore = ModelStore(), threads: Int? = nil) throws {
-        detector = try FaceDetector(model: model, minScore: minScore, store: store, threads: threads)
-        mesh = try FaceMesh(store: store, threads: threads)
-        iris = refineIrises ? try IrisLandmarker(store: store, threads: threads) : nil
+                refineIrises: Bool = false, store: ModelStore, pool: ThreadPool) throws {
+        detector = try FaceDetector(model: model, minScore: minScore, store: store, pool: pool)
+        mesh = try FaceMesh(store: store, pool: pool)
+        iris = refineIrises ? try IrisLandmarker(store: store, pool: pool) : nil
         self.minPresence = minPresence
     }
 

@@ -24,8 +24,13 @@ public final class FaceMesh {
     private let interpreter: Interpreter
     public static let inputSize = 192
 
-    public init(store: ModelStore = ModelStore(), threads: Int? = nil) throws {
-        interpreter = try Interpreter(graph: ModelLoader.load(path: store.path(of: "face_landmark")), threads: threads)
+    public convenience init(store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+        try self.init(store: store, pool: ThreadPool(threads: threads ?? 1))
+    }
+
+    /// The mesh model from `store` (shared), run on `pool`.
+    public init(store: ModelStore, pool: ThreadPool) throws {
+        interpreter = Interpreter(model: try store.model("face_landmark"), pool: pool)
     }
 
     /// MediaPipe's region for the mesh from a detection in an image of `width`×`height`.

@@ -10,8 +10,13 @@ public final class IrisLandmarker {
     private let interpreter: Interpreter
     public static let inputSize = 64
 
-    public init(store: ModelStore = ModelStore(), threads: Int? = nil) throws {
-        interpreter = try Interpreter(graph: ModelLoader.load(path: store.path(of: "iris_landmark")), threads: threads)
+    public convenience init(store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+        try self.init(store: store, pool: ThreadPool(threads: threads ?? 1))
+    }
+
+    /// The iris model from `store` (shared), run on `pool`.
+    public init(store: ModelStore, pool: ThreadPool) throws {
+        interpreter = Interpreter(model: try store.model("iris_landmark"), pool: pool)
     }
 
     /// The eye region from two corner landmarks (MediaPipe's iris landmarks-to-ROI rule).

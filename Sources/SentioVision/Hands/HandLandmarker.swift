@@ -58,11 +58,20 @@ public final class HandLandmarker {
     /// 192×192 input, strides 8, 16, 16, 16 → 2016 anchors.
     static let palmAnchors = SSDAnchorOptions(inputWidth: 192, inputHeight: 192, minScale: 0.1484375, maxScale: 0.75, strides: [8, 16, 16, 16])
 
+    /// The pipeline over the models of `store` (shared), run on `threads` threads (default:
+    /// the caller's alone).
+    public convenience init(model: Model = .full, maxHands: Int = 2, minScore: Double = 0.5, minPresence: Double = 0.5,
+                            store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+        try self.init(model: model, maxHands: maxHands, minScore: minScore, minPresence: minPresence, store: store,
+                      pool: ThreadPool(threads: threads ?? 1))
+    }
+
+    /// The same, every model run on `pool`.
     public init(model: Model = .full, maxHands: Int = 2, minScore: Double = 0.5, minPresence: Double = 0.5,
-                store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+                store: ModelStore, pool: ThreadPool) throws {
         palms = try SSDDetector(model: "palm_detection_\(model.rawValue)", anchors: HandLandmarker.palmAnchors, coordinates: 18,
-                                keypoints: 7, range: .zeroToOne, minScore: minScore, store: store, threads: threads)
-        landmarks = try Interpreter(graph: ModelLoader.load(path: store.path(of: "hand_landmark_\(model.rawValue)")), threads: threads)
+                                keypoints: 7, range: .zeroToOne, minScore: minScore, store: store, pool: pool)
+        landmarks = Interpreter(model: try store.model("hand_landmark_\(model.rawValue)"), pool: pool)
         self.maxHands = maxHands
         self.minPresence = minPresence
     }

@@ -3,28 +3,51 @@ import SentioImage
 
 /// Video mode for hands: each hand's next region comes from its landmarks (MediaPipe's rule:
 /// the palm and finger-base joints' box in the hand's own rotated frame, turned so wrist →
-/// middle knuckle points up, shifted 0.1 towards the fingers, scaled 2× and squared); palm
-/// detection runs again only when no hand is tracked.
+/// middle knuckle points up, shifted 0.1 towards the fingers, scaled 2× and squared). Palm
+/// detection runs when no hand is tracked and, while fewer than the landmarker's `maxHands`
+/// are, every `detectionInterval` frames; a detection overlapping a tracked hand (IoU of the
+/// joints' boxes over 0.5) is that hand.
 public final class HandTracker {
     public let landmarker: HandLandmarker
+    /// Frames between detections while at least one hand but fewer than `maxHands` are tracked.
+    public var detectionInterval: Int
     private var regions: [NormalizedRect] = []
+    private var sinceDetection = 0
     public private(set) var detections = 0
 
-    public init(landmarker: HandLandmarker) {
+    public init(landmarker: HandLandmarker, detectionInterval: Int = 5) {
         self.landmarker = landmarker
+        self.detectionInterval = max(1, detectionInterval)
     }
 
-    public func reset() { regions = [] }
+    public func reset() {
+        regions = []
+        sinceDetection = 0
+    }
 
     public func track(_ frame: Image) throws -> [Hand] {
         var found: [Hand] = []
+        var boxes: [Box] = []
+        func box(_ hand: Hand) -> Box { Box(bounding: hand.points.map { Point3(x: $0.x, y: $0.y, z: $0.z) }) }
         for region in regions {
             let hand = try landmarker.landmarks(in: frame, region: region)
-            if hand.presence >= landmarker.minPresence { found.append(hand) }
+            let b = box(hand)
+            if hand.presence >= landmarker.minPresence, !boxes.contains(where: { $0.iou(b) > 0.5 }) {
+                found.append(hand)
+                boxes.append(b)
+            }
         }
-        if found.isEmpty {
+        sinceDetection += 1
+        if found.isEmpty || (found.count < landmarker.maxHands && sinceDetection >= detectionInterval) {
             detections += 1
-            found = try landmarker.hands(in: frame)
+            sinceDetection = 0
+            // Tracked hands are already placed: the search runs without its slow retries then.
+            for hand in try landmarker.hands(in: frame, retry: found.isEmpty) where found.count < landmarker.maxHands {
+                let b = box(hand)
+                guard !boxes.contains(where: { $0.iou(b) > 0.5 }) else { continue }
+                found.append(hand)
+                boxes.append(b)
+            }
         }
         regions = found.map { HandTracker.region(from: $0, imageWidth: frame.width, imageHeight: frame.height) }
         return found

@@ -12,8 +12,8 @@ final class SSDDetector {
     let range: ImageToTensor.Range
 
     init(model: String, anchors: SSDAnchorOptions, coordinates: Int, keypoints: Int, range: ImageToTensor.Range,
-         minScore: Double, store: ModelStore, threads: Int?) throws {
-        interpreter = try Interpreter(graph: ModelLoader.load(path: store.path(of: model)), threads: threads)
+         minScore: Double, store: ModelStore, pool: ThreadPool) throws {
+        interpreter = Interpreter(model: try store.model(model), pool: pool)
         size = anchors.inputWidth
         let s = Double(size)
         decoder = DetectionDecoder(anchors: anchors.anchors(), coordinates: coordinates, keypoints: keypoints,

@@ -29,7 +29,7 @@ public final class FaceRecognizer {
     public init(store: ModelStore = ModelStore(), threads: Int? = nil) throws {
         self.store = store
         self.threads = threads
-        net = try Interpreter(graph: DlibNetLoader.load(path: store.path(of: "dlib_face_recognition_resnet_model_v1")), threads: threads)
+        net = Interpreter(model: try store.model("dlib_face_recognition_resnet_model_v1"), threads: threads ?? 1)
         shapePredictor = try ShapePredictor(path: store.path(of: "shape_predictor_5_face_landmarks"))
         guard shapePredictor.partCount == 5 else {
             throw ModelError.invalidGraph("shape_predictor_5_face_landmarks predicts \(shapePredictor.partCount) points, not 5")
@@ -43,7 +43,7 @@ public final class FaceRecognizer {
         }
         let rgb = chip.format == .rgb8 ? chip : chip.converted(to: .rgb8)
         let bytes = rgb.packedBytes
-        net.withInput(0) { input in
+        try net.withInput(0) { input in
             for i in 0 ..< bytes.count { input[i] = Float(bytes[i]) }
         }
         net.invoke()

@@ -60,7 +60,7 @@ public final class MMODFaceDetector {
         let pyramid = TiledImagePyramid(rows: rgb.height, columns: rgb.width, downsampling: self.pyramid.downsampling,
                                         padding: self.pyramid.padding, outerPadding: self.pyramid.outerPadding)
         let (net, interpreter) = try prepared(rows: pyramid.rows, columns: pyramid.columns)
-        interpreter.withInput(0) { pyramid.fill($0, image: rgb, mean: net.pyramid.mean) }
+        try interpreter.withInput(0) { pyramid.fill($0, image: rgb, mean: net.pyramid.mean) }
         interpreter.invoke()
         let shape = interpreter.outputShape(0)
         let found = MMODFaceDetector.decode(scores: interpreter.output(0), rows: shape[1], columns: shape[2], net: net,
@@ -83,7 +83,7 @@ public final class MMODFaceDetector {
         net.graph = Graph(tensors: [], nodes: [], inputs: [], outputs: [], format: graph.format)
         let interpreter: Interpreter
         do {
-            interpreter = try Interpreter(graph: graph, threads: threads)
+            interpreter = try Interpreter(graph: graph, threads: threads ?? 1)
         } catch {
             throw ModelError.invalidInput("the CNN face detector's image pyramid (\(columns)×\(rows)) is too large to run; "
                 + "scale the image down (\(error))")
