@@ -5,7 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Errors of ``ModelStore``.
 public enum ModelStoreError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -93,16 +92,28 @@ public struct ModelStore: Sendable {
 
     /// The models a store has loaded. Loading happens under the lock, so two streams asking
     /// for the same model at once get one copy.
-    final class Cache: Sendable {
-        private let models = Mutex<[String: CompiledModel]>([:])
+    // A pthread mutex rather than Synchronization's Mutex: ThreadSanitizer sees through
+    // pthread locks, not through the futex that Mutex uses on Linux, and the stress test runs
+    // under it.
+    final class Cache: @unchecked Sendable {
+        // Unchecked: `models` is touched only while `lock` is held.
+        private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private var models: [String: CompiledModel] = [:]
+
+        init() { pthread_mutex_init(lock, nil) }
+
+        deinit {
+            pthread_mutex_destroy(lock)
+            lock.deallocate()
+        }
 
         func model(key: String, load: () throws -> CompiledModel) throws -> CompiledModel {
-            try models.withLock { models in
-                if let model = models[key] { return model }
-                let model = try load()
-                models[key] = model
-                return model
-            }
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            if let model = models[key] { return model }
+            let model = try load()
+            models[key] = model
+            return model
         }
     }
 }

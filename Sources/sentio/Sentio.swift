@@ -4,16 +4,16 @@ import Glibc
 #endif
 
 @main
-struct Sentio: ParsableCommand {
+struct Sentio: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sentio",
         abstract: "Perception and motion sensing for Swift: images, models, faces, hands, motion.",
         version: "0.1.0",
-        subcommands: [FacesCommand.self, FaceCommand.self, HandsCommand.self, PoseCommand.self, GesturesCommand.self, MotionCommand.self, IVCommand.self, ImageCommand.self, ModelCommand.self, ModelsCommand.self])
+        subcommands: [FacesCommand.self, FaceCommand.self, HandsCommand.self, PoseCommand.self, GesturesCommand.self, StreamsCommand.self, MotionCommand.self, IVCommand.self, ImageCommand.self, ModelCommand.self, ModelsCommand.self])
 
-    static func main() {
+    static func main() async {
         singleThreadedOpenMP()
-        main(nil)
+        await main(nil)
     }
 
     /// Debian's Tesseract parallelizes with OpenMP, and on the small fields of a screenshot the

@@ -53,6 +53,9 @@ public final class PoseLandmarker {
         self.minPresence = minPresence
     }
 
+    /// Bytes of this pipeline's own working memory (the models' weights are shared).
+    public var workingBytes: Int { detector.workingBytes + landmarks.workingBytes }
+
     /// MediaPipe's AlignmentPointsRects: centred on keypoint 0 (the hips' midpoint), twice the
     /// distance to keypoint 1 across, turned so that keypoint 0 → 1 points up; then 1.25×.
     static func region(for detection: Detection, imageWidth: Int, imageHeight: Int) -> NormalizedRect {

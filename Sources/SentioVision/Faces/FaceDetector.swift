@@ -53,6 +53,9 @@ public final class FaceDetector {
                               minScore: minScore ?? model.defaultMinScore, store: store, pool: pool)
     }
 
+    /// Bytes of this detector's own working memory (the model's weights are shared).
+    public var workingBytes: Int { ssd.workingBytes }
+
     /// The faces in `image`, most confident first.
     ///
     /// `zoomOut` > 1 shows the model the image shrunk by that factor on a black surround: a

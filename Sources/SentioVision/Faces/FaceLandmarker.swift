@@ -39,6 +39,10 @@ public final class FaceLandmarker {
         self.minPresence = minPresence
     }
 
+    /// Bytes of this pipeline's own working memory: its interpreters' arenas and scratch (the
+    /// models' weights are shared through the store and not counted).
+    public var workingBytes: Int { detector.workingBytes + mesh.workingBytes + (iris?.workingBytes ?? 0) }
+
     /// The mesh in `region`, refined with irises when enabled.
     public func landmarks(in image: Image, region: NormalizedRect) throws -> FaceLandmarks {
         let m = try mesh.landmarks(in: image, region: region)

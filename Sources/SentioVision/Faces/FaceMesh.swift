@@ -33,6 +33,9 @@ public final class FaceMesh {
         interpreter = Interpreter(model: try store.model("face_landmark"), pool: pool)
     }
 
+    /// Bytes of this stage's own working memory (the model's weights are shared).
+    public var workingBytes: Int { interpreter.workingBytes }
+
     /// MediaPipe's region for the mesh from a detection in an image of `width`×`height`.
     public static func region(for face: FaceDetection, imageWidth: Int, imageHeight: Int) -> NormalizedRect {
         // Rotation from the (subject's) right eye to the left eye, made horizontal.

@@ -19,6 +19,9 @@ public final class IrisLandmarker {
         interpreter = Interpreter(model: try store.model("iris_landmark"), pool: pool)
     }
 
+    /// Bytes of this stage's own working memory (the model's weights are shared).
+    public var workingBytes: Int { interpreter.workingBytes }
+
     /// The eye region from two corner landmarks (MediaPipe's iris landmarks-to-ROI rule).
     public static func region(_ a: (x: Double, y: Double, z: Double), _ b: (x: Double, y: Double, z: Double),
                               imageWidth: Int, imageHeight: Int) -> NormalizedRect {

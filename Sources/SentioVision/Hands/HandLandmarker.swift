@@ -76,6 +76,9 @@ public final class HandLandmarker {
         self.minPresence = minPresence
     }
 
+    /// Bytes of this pipeline's own working memory (the models' weights are shared).
+    public var workingBytes: Int { palms.workingBytes + landmarks.workingBytes + (pose?.workingBytes ?? 0) }
+
     /// The region for the landmark model from a palm detection.
     static func region(for palm: Detection, imageWidth: Int, imageHeight: Int) -> NormalizedRect {
         NormalizedRect.from(palm, rotationFrom: 0, to: 2, targetAngle: .pi / 2, imageWidth: imageWidth, imageHeight: imageHeight)

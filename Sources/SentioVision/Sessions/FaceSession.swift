@@ -38,6 +38,9 @@ public final class FaceSession: StreamSession {
         gestures = FaceGestureDetector(configuration: configuration.gestures)
     }
 
+    /// Bytes of this session's own working memory (the models' weights are shared).
+    public var workingBytes: Int { tracker.landmarker.workingBytes }
+
     public func process(_ frame: Image, time: Double) throws -> FacesObservation {
         let meshes = try tracker.track(frame)
         let signals = meshes.map { FaceSignals($0, imageWidth: frame.width, imageHeight: frame.height) }

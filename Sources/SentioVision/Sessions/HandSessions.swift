@@ -14,6 +14,9 @@ public final class HandSession: StreamSession {
                               detectionInterval: detectionInterval)
     }
 
+    /// Bytes of this session's own working memory (the models' weights are shared).
+    public var workingBytes: Int { tracker.landmarker.workingBytes }
+
     public func process(_ frame: Image, time: Double) throws -> HandsObservation {
         let hands = try tracker.track(frame)
         defer { frames += 1 }
@@ -73,6 +76,9 @@ public final class PoseSession: StreamSession {
     public init(store: ModelStore, pool: ThreadPool = .serial) throws {
         landmarker = try PoseLandmarker(store: store, pool: pool)
     }
+
+    /// Bytes of this session's own working memory (the models' weights are shared).
+    public var workingBytes: Int { landmarker.workingBytes }
 
     public func process(_ frame: Image, time: Double) throws -> PosesObservation {
         var pose = try region.flatMap { try landmarker.pose(in: frame, region: $0) }

@@ -21,6 +21,9 @@ final class SSDDetector {
         self.range = range
     }
 
+    /// Bytes of this detector's own memory (its interpreter's arena and scratch).
+    var workingBytes: Int { interpreter.workingBytes }
+
     /// Detections in image-normalized coordinates, most confident first. `zoomOut` > 1 shows
     /// the image shrunk by that factor inside a black surround.
     func detect(_ image: Image, zoomOut: Double = 1) throws -> [Detection] {
