@@ -15,17 +15,21 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
-        // System libraries, found with pkg-config (Debian: libpng-dev, libjpeg62-turbo-dev).
+        // System libraries, found with pkg-config (Debian: libpng-dev, libjpeg62-turbo-dev, libwebp-dev).
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .systemLibrary(
             name: "CJPEG", pkgConfig: "libjpeg",
             providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        // libwebp and its demuxer (animated files); both come in libwebp-dev.
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebp",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         // The few lines of C that libjpeg's setjmp/longjmp error handling needs; Swift cannot
         // call setjmp safely, so every libjpeg and libpng call happens behind this shim.
         .target(name: "CSentioCodecs", dependencies: ["CPNG", "CJPEG"]),
-        .target(name: "SentioImage", dependencies: ["CSentioCodecs"]),
+        .target(name: "SentioImage", dependencies: ["CSentioCodecs", "CWebP"]),
         // The hot loops of the neural engine: AVX2/FMA behind runtime detection, portable C
         // otherwise (see docs/neural-kernels.md).
         .target(name: "CSentioKernels"),

@@ -5,7 +5,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The file could not be written.
     case unwritable(path: String, reason: String)
-    /// The bytes are not a format Sentio decodes (PNG or JPEG).
+    /// The bytes are not a format Sentio decodes (PNG, JPEG or WebP).
     case unknownFormat(source: String)
     /// The file claims to be `format` but its bytes are damaged or truncated.
     case corrupt(source: String, format: ImageFileFormat, detail: String)
@@ -22,7 +22,7 @@ public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .unreadable(path, reason): "cannot read \(path): \(reason)"
         case let .unwritable(path, reason): "cannot write \(path): \(reason)"
-        case let .unknownFormat(source): "\(source): not a PNG or JPEG image"
+        case let .unknownFormat(source): "\(source): not a PNG, JPEG or WebP image"
         case let .corrupt(source, format, detail): "\(source): corrupt \(format.rawValue.uppercased()): \(detail)"
         case let .invalidDimensions(w, h): "invalid image dimensions \(w)×\(h)"
         case let .tooLarge(w, h, limit):

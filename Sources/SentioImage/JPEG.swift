@@ -33,7 +33,7 @@ public enum JPEG {
             }
             return ImageFileInfo(format: .jpeg, storedWidth: Int(info.width), storedHeight: Int(info.height),
                                  channels: Int(info.components), colorModel: model, bitDepth: 8,
-                                 progressive: info.progressive != 0, orientation: orientation)
+                                 progressive: info.progressive != 0, orientation: orientation, lossless: false)
         }
     }
 

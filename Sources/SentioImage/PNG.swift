@@ -45,7 +45,8 @@ public enum PNG {
             throw ImageError.invalidDimensions(width: width, height: height)
         }
         return ImageFileInfo(format: .png, storedWidth: width, storedHeight: height, channels: channels,
-                             colorModel: model, bitDepth: depth, progressive: interlace == 1, orientation: .up)
+                             colorModel: model, bitDepth: depth, progressive: interlace == 1, orientation: .up,
+                             lossless: true)
     }
 
     /// Encodes `image` losslessly.

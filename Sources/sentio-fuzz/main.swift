@@ -1,7 +1,9 @@
-// sentio-fuzz: seeded mutation fuzzing of the PNG and JPEG decoders over real files.
+// sentio-fuzz: seeded mutation fuzzing of the PNG, JPEG and WebP decoders over real files.
 //
 // Bytes are flipped, set, deleted and duplicated, files truncated, and for half the PNGs the
-// chunk CRCs are repaired so the mutations reach the inflater and the row filters. Every input
+// chunk CRCs are repaired so the mutations reach the inflater and the row filters; for half the
+// WebPs the RIFF and last chunk sizes are made to fit the bytes, so deletions, duplications and
+// truncations reach libwebp's bitstream decoders instead of its size check. Every input
 // must come back as an image or an ImageError: a crash ends the run, and the time and heap
 // bounds below catch hangs and leaks. It runs in a process of its own so that the heap count
 // (glibc's mallinfo2) sees only the decoders. `make test` runs it with 100,000 inputs each.
@@ -52,6 +54,14 @@ enum Fuzz {
                 seeds.append(try PNG.encode(photo))
                 seeds.append(try PNG.encode(photo.converted(to: .gray8)))
                 seeds.append(try PNG.encode(photo.converted(to: .rgba8)))
+            case .webp:
+                // Lossy (VP8), lossless (VP8L), lossy with an ALPH chunk, and an animation.
+                let withAlpha = translucent(photo)
+                seeds.append(try WebP.encode(photo, quality: 75))
+                seeds.append(try WebP.encode(photo, lossless: true))
+                seeds.append(try WebP.encode(withAlpha, quality: 60))
+                seeds.append(try WebP.encode(withAlpha, lossless: true))
+                seeds.append(try WebP.encodeAnimation([photo, withAlpha], quality: 70))
             }
         }
         if format == .png {
@@ -62,6 +72,13 @@ enum Fuzz {
             }
         }
         return seeds
+    }
+
+    /// `image` with an alpha ramp, so the WebP seeds carry alpha planes.
+    static func translucent(_ image: Image) -> Image {
+        var rgba = image.converted(to: .rgba8)
+        for y in 0 ..< rgba.height { for x in 0 ..< rgba.width { rgba[x, y, 3] = UInt8(truncatingIfNeeded: x * 7 + y) } }
+        return rgba
     }
 
     static func mutate(_ seed: [UInt8], _ rng: inout SeededRandom) -> [UInt8] {
@@ -103,6 +120,19 @@ enum Fuzz {
         }
     }
 
+    /// Makes the RIFF size, and the size of the chunk the bytes end in, fit the bytes, so that
+    /// libwebp does not refuse a shortened or lengthened file before its decoders see it.
+    static func repairRIFF(_ b: inout [UInt8]) {
+        guard b.count >= 12 else { return }
+        func put(_ value: Int, at: Int) { for k in 0 ..< 4 { b[at + k] = UInt8(truncatingIfNeeded: value >> (8 * k)) } }
+        put(b.count - 8, at: 4)
+        var at = 12
+        while at + 8 <= b.count {
+            let size = b[at + 4 ..< at + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
+            if size > b.count - at - 8 { put(b.count - at - 8, at: at + 4); return }
+            at += 8 + size + size % 2
+        }
+    }
 
     /// Bytes the C heap holds in use now.
     static func heapInUse() -> Int {
@@ -112,7 +142,7 @@ enum Fuzz {
     /// Fuzzes one decoder; returns the problems found.
     static func run(_ format: ImageFileFormat, iterations: Int) throws -> [String] {
         let seeds = try seeds(format)
-        var rng = SeededRandom(seed: format == .jpeg ? 0x5E_7710 : 0x0B_1A5E)
+        var rng = SeededRandom(seed: format == .jpeg ? 0x5E_7710 : format == .png ? 0x0B_1A5E : 0x3E_B9)
         // Small limits keep damaged headers from asking for huge images.
         let options = DecodeOptions(maxPixels: 4_000_000)
         var decoded = 0, refused = 0, heapAtTenth = 0
@@ -125,6 +155,7 @@ enum Fuzz {
             // A flipped byte almost always breaks a chunk CRC and stops libpng at once; with
             // the CRCs repaired, half the inputs reach the inflater and the row filters.
             if format == .png && i % 2 == 0 { repairCRCs(&input) }
+            if format == .webp && i % 2 == 0 { repairRIFF(&input) }
             let start = clock.now
             do {
                 _ = try ImageIO.decode(input, source: "fuzz", options: options)
@@ -270,7 +301,7 @@ let iterations = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1])
 let modelIterations = CommandLine.arguments.count > 2 ? Int(CommandLine.arguments[2]) ?? 10_000 : 10_000
 var problems: [String] = []
 do {
-    for format in [ImageFileFormat.jpeg, .png] { problems += try Fuzz.run(format, iterations: iterations) }
+    for format in [ImageFileFormat.jpeg, .png, .webp] { problems += try Fuzz.run(format, iterations: iterations) }
 } catch {
     problems.append("could not build the seeds: \(error)")
 }

@@ -7,7 +7,7 @@ struct ErrorTests {
     @Test("truncated files are errors that name the file and the format")
     func truncated() throws {
         let image = try Image.gradient(width: 64, height: 64)
-        for (format, bytes) in [(ImageFileFormat.jpeg, try JPEG.encode(image)), (.png, try PNG.encode(image))] {
+        for (format, bytes) in [(ImageFileFormat.jpeg, try JPEG.encode(image)), (.png, try PNG.encode(image)), (.webp, try WebP.encode(image))] {
             let cut = Array(bytes.prefix(bytes.count * 2 / 3))
             #expect {
                 try ImageIO.decode(cut, source: "cut.\(format.rawValue)")

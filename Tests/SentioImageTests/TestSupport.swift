@@ -41,6 +41,22 @@ extension Image {
     }
 }
 
+extension Image {
+    /// A binary Netpbm file as the reference tools write it (djpeg, dwebp): "P5" (gray) or "P6"
+    /// (RGB), width, height, maxval 255, one whitespace byte, then the samples.
+    init(netpbm bytes: [UInt8]) throws {
+        var fields: [String] = [], i = 0, current = ""
+        while fields.count < 4, i < bytes.count {
+            let ch = Character(UnicodeScalar(bytes[i]))
+            if ch.isWhitespace { if !current.isEmpty { fields.append(current); current = "" } } else { current.append(ch) }
+            i += 1
+        }
+        guard fields.count == 4, fields[3] == "255", let format: PixelFormat = fields[0] == "P5" ? .gray8 : fields[0] == "P6" ? .rgb8 : nil
+        else { throw ImageError.invalidArgument("not an 8-bit binary PGM or PPM: \(fields)") }
+        try self.init(width: Int(fields[1]) ?? 0, height: Int(fields[2]) ?? 0, format: format, bytes: Array(bytes[i...]))
+    }
+}
+
 /// Resident memory of this process in kilobytes (Linux), for leak checks.
 func residentKilobytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
