@@ -27,15 +27,15 @@ public enum BodyJoint: Int, Sendable, CaseIterable {
 extension Pose {
     /// Vision's 19 body joints: the 17 shared ones plus `neck` (between the shoulders) and
     /// `root` (between the hips), by Vision's name.
-    public var visionJoints: [String: (x: Double, y: Double)] {
-        var joints: [String: (x: Double, y: Double)] = [:]
+    public var visionJoints: [String: Point2] {
+        var joints: [String: Point2] = [:]
         let names: [BodyJoint: String] = [.nose: "nose", .leftEye: "leftEye", .rightEye: "rightEye", .leftEar: "leftEar",
                                           .rightEar: "rightEar", .leftShoulder: "leftShoulder", .rightShoulder: "rightShoulder",
                                           .leftElbow: "leftElbow", .rightElbow: "rightElbow", .leftWrist: "leftWrist",
                                           .rightWrist: "rightWrist", .leftHip: "leftHip", .rightHip: "rightHip", .leftKnee: "leftKnee",
                                           .rightKnee: "rightKnee", .leftAnkle: "leftAnkle", .rightAnkle: "rightAnkle"]
-        for joint in BodyJoint.vision { joints[names[joint]!] = (point(joint).x, point(joint).y) }
-        func mid(_ a: BodyJoint, _ b: BodyJoint) -> (x: Double, y: Double) { ((point(a).x + point(b).x) / 2, (point(a).y + point(b).y) / 2) }
+        for joint in BodyJoint.vision { joints[names[joint]!] = Point2(x: point(joint).x, y: point(joint).y) }
+        func mid(_ a: BodyJoint, _ b: BodyJoint) -> Point2 { Point2(x: (point(a).x + point(b).x) / 2, y: (point(a).y + point(b).y) / 2) }
         joints["neck"] = mid(.leftShoulder, .rightShoulder)
         joints["root"] = mid(.leftHip, .rightHip)
         return joints

@@ -3,28 +3,24 @@ import SentioImage
 import SentioNeural
 
 /// A body: 33 landmarks (MediaPipe's BlazePose order, see ``BodyJoint``).
-public struct Pose: Sendable, Equatable {
+public struct Pose: Codable, Sendable, Equatable {
     /// x, y normalized to the image, z depth on the scale of x (the hips' midpoint about 0).
-    public var points: [(x: Double, y: Double, z: Double)]
+    public var points: [Point3]
     /// Probability that each landmark is visible (not occluded) and present (in the frame).
     public var visibility: [Double]
     public var presence: [Double]
     /// The same landmarks in metres, origin between the hips.
-    public var world: [(x: Double, y: Double, z: Double)]
+    public var world: [Point3]
     /// The detection's score.
     public var score: Double
     public var region: NormalizedRect
     /// The person mask over the region (256×256, 0…1), when asked for.
     public var segmentation: [Float]?
     /// The model's two auxiliary points (hips' midpoint, body scale), for tracking.
-    var alignment: [(x: Double, y: Double)] = []
+    var alignment: [Point2] = []
 
-    public static func == (a: Pose, b: Pose) -> Bool {
-        a.score == b.score && a.region == b.region && a.visibility == b.visibility
-            && a.points.count == b.points.count && zip(a.points, b.points).allSatisfy { $0 == $1 }
-    }
 
-    public func point(_ joint: BodyJoint) -> (x: Double, y: Double, z: Double) { points[joint.rawValue] }
+    public func point(_ joint: BodyJoint) -> Point3 { points[joint.rawValue] }
 }
 
 /// MediaPipe's pose pipeline in static-image mode: `pose_detection` (sparse weights) with its
@@ -87,22 +83,22 @@ public final class PoseLandmarker {
         guard Double(flag) >= minPresence else { return nil }
         let raw = landmarks.output(0), heatmap = landmarks.output(3), world = landmarks.output(4)
         func sigmoid(_ v: Float) -> Double { 1 / (1 + exp(-Double(v))) }
-        var points: [(x: Double, y: Double, z: Double)] = [], visibility: [Double] = [], presence: [Double] = []
-        var worldPoints: [(x: Double, y: Double, z: Double)] = []
+        var points: [Point3] = [], visibility: [Double] = [], presence: [Double] = []
+        var worldPoints: [Point3] = []
         let c = cos(region.rotation), s = sin(region.rotation)
         for i in 0 ..< 33 {
             var x = Double(raw[5 * i]) / Double(size), y = Double(raw[5 * i + 1]) / Double(size)
             (x, y) = PoseLandmarker.refine(x: x, y: y, landmark: i, heatmap: heatmap)
             let p = region.project(x: x, y: y)
-            points.append((p.x, p.y, Double(raw[5 * i + 2]) / Double(size) * region.width))
+            points.append(Point3(x: p.x, y: p.y, z: Double(raw[5 * i + 2]) / Double(size) * region.width))
             visibility.append(sigmoid(raw[5 * i + 3]))
             presence.append(sigmoid(raw[5 * i + 4]))
             let wx = Double(world[3 * i]), wy = Double(world[3 * i + 1])
-            worldPoints.append((c * wx - s * wy, s * wx + c * wy, Double(world[3 * i + 2])))
+            worldPoints.append(Point3(x: c * wx - s * wy, y: s * wx + c * wy, z: Double(world[3 * i + 2])))
         }
         // The two auxiliary landmarks after the 33 (the hips' midpoint and a point that scales
         // with the body) place the next frame's region, as the detector's keypoints do.
-        var alignment: [(x: Double, y: Double)] = []
+        var alignment: [Point2] = []
         for i in 33 ..< min(35, raw.count / 5) {
             alignment.append(region.project(x: Double(raw[5 * i]) / Double(size), y: Double(raw[5 * i + 1]) / Double(size)))
         }

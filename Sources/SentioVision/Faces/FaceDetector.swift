@@ -4,18 +4,14 @@ import SentioNeural
 
 /// A face found by BlazeFace: box, six keypoints and a score, normalized to the image
 /// (top-left origin, as displayed).
-public struct FaceDetection: Sendable, Equatable {
+public struct FaceDetection: Codable, Sendable, Equatable {
     /// Box (x, y of the top-left corner, width, height).
-    public var box: (x: Double, y: Double, width: Double, height: Double)
+    public var box: Box
     /// Right eye, left eye, nose tip, mouth centre, right ear tragion, left ear tragion (the
     /// subject's right and left).
-    public var keypoints: [(x: Double, y: Double)]
+    public var keypoints: [Point2]
     public var score: Double
 
-    public static func == (a: FaceDetection, b: FaceDetection) -> Bool {
-        a.box == b.box && a.score == b.score && a.keypoints.count == b.keypoints.count
-            && zip(a.keypoints, b.keypoints).allSatisfy { $0 == $1 }
-    }
 }
 
 /// Face detection with MediaPipe's BlazeFace models (short range for faces within ~2 m,
@@ -63,7 +59,7 @@ public final class FaceDetector {
     /// is found at a smaller scale.
     public func detect(_ image: Image, zoomOut: Double = 1) throws -> [FaceDetection] {
         try ssd.detect(image, zoomOut: zoomOut).map {
-            FaceDetection(box: ($0.xMin, $0.yMin, $0.width, $0.height), keypoints: $0.keypoints, score: $0.score)
+            FaceDetection(box: Box(x: $0.xMin, y: $0.yMin, width: $0.width, height: $0.height), keypoints: $0.keypoints, score: $0.score)
         }
     }
 }

@@ -2,7 +2,7 @@ import SentioImage
 import SentioNeural
 
 /// A face as the pipeline reports it: the detection and the mesh that confirmed it.
-public struct Face: Sendable, Equatable {
+public struct Face: Codable, Sendable, Equatable {
     public var detection: FaceDetection
     public var landmarks: FaceLandmarks
 

@@ -4,17 +4,13 @@ import SentioNeural
 
 /// 468 face landmarks (MediaPipe's canonical mesh order): x, y normalized to the image, z on
 /// the scale of x (negative towards the camera).
-public struct FaceLandmarks: Sendable, Equatable {
-    public var points: [(x: Double, y: Double, z: Double)]
+public struct FaceLandmarks: Codable, Sendable, Equatable {
+    public var points: [Point3]
     /// Probability that a face is in the region (MediaPipe's face flag).
     public var presence: Double
     /// The region the mesh was computed in.
     public var region: NormalizedRect
 
-    public static func == (a: FaceLandmarks, b: FaceLandmarks) -> Bool {
-        a.presence == b.presence && a.region == b.region && a.points.count == b.points.count
-            && zip(a.points, b.points).allSatisfy { $0 == $1 }
-    }
 }
 
 /// The face mesh stage: region of interest from a detection (rotation from the eye line, box
@@ -53,11 +49,11 @@ public final class FaceMesh {
         try interpreter.setInput(0, input)
         interpreter.invoke()
         let raw = interpreter.output(0), flag = interpreter.output(1)
-        var points: [(x: Double, y: Double, z: Double)] = []
+        var points: [Point3] = []
         points.reserveCapacity(468)
         for i in 0 ..< min(468, raw.count / 3) {
             let p = region.project(x: Double(raw[3 * i]) / Double(size), y: Double(raw[3 * i + 1]) / Double(size))
-            points.append((p.x, p.y, Double(raw[3 * i + 2]) / Double(size) * region.width))
+            points.append(Point3(x: p.x, y: p.y, z: Double(raw[3 * i + 2]) / Double(size) * region.width))
         }
         let presence = 1 / (1 + exp(-Double(flag.first ?? -100)))
         return FaceLandmarks(points: points, presence: presence, region: region)

@@ -31,7 +31,7 @@ public enum FaceRegion: String, Sendable, CaseIterable {
 
 extension FaceLandmarks {
     /// The points of `region` (a pupil without iris refinement: its eye ring's mean).
-    public func points(_ region: FaceRegion) -> [(x: Double, y: Double, z: Double)] {
+    public func points(_ region: FaceRegion) -> [Point3] {
         switch region {
         case .leftPupil where points.count < 478: [mean(FaceRegion.leftEye.indices)]
         case .rightPupil where points.count < 478: [mean(FaceRegion.rightEye.indices)]
@@ -39,9 +39,9 @@ extension FaceLandmarks {
         }
     }
 
-    func mean(_ indices: [Int]) -> (x: Double, y: Double, z: Double) {
+    func mean(_ indices: [Int]) -> Point3 {
         let n = Double(indices.count)
         let s = indices.reduce((0.0, 0.0, 0.0)) { ($0.0 + points[$1].x, $0.1 + points[$1].y, $0.2 + points[$1].z) }
-        return (s.0 / n, s.1 / n, s.2 / n)
+        return Point3(x: s.0 / n, y: s.1 / n, z: s.2 / n)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the face-played game reacts to, measured on one mesh.
-public struct FaceSignals: Sendable, Equatable {
+public struct FaceSignals: Codable, Sendable, Equatable {
     /// Eye aspect ratio (Soukupová and Čech, 2016) of each eye: (|p2−p6| + |p3−p5|) / 2|p1−p4|,
     /// about 0.3 open and under 0.2 closed.
     public var leftEAR: Double
@@ -18,16 +18,12 @@ public struct FaceSignals: Sendable, Equatable {
     public var pitch: Double
     public var roll: Double
     /// The nose tip in normalized image coordinates (the game's cursor).
-    public var noseTip: (x: Double, y: Double)
+    public var noseTip: Point2
 
-    public static func == (a: FaceSignals, b: FaceSignals) -> Bool {
-        a.leftEAR == b.leftEAR && a.rightEAR == b.rightEAR && a.mar == b.mar && a.smile == b.smile && a.jawOpen == b.jawOpen && a.yaw == b.yaw
-            && a.pitch == b.pitch && a.roll == b.roll && a.noseTip == b.noseTip
-    }
 
     /// Signals given directly (for replaying recorded values and for tests).
     public init(leftEAR: Double, rightEAR: Double, mar: Double, smile: Double, yaw: Double, pitch: Double, roll: Double,
-                noseTip: (x: Double, y: Double)) {
+                noseTip: Point2) {
         self.leftEAR = leftEAR
         self.rightEAR = rightEAR
         self.mar = mar
@@ -58,7 +54,7 @@ public struct FaceSignals: Sendable, Equatable {
         mar = d(13, 14) / max(1e-9, d(78, 308))
         // Neutral mouths span about 0.38 of the face width (cheek 234 to 454), broad smiles 0.5.
         smile = min(1, max(0, (d(61, 291) / max(1e-9, d(234, 454)) - 0.38) / 0.12))
-        noseTip = (mesh.points[1].x, mesh.points[1].y)
+        noseTip = Point2(x: mesh.points[1].x, y: mesh.points[1].y)
 
         let pose = HeadPose(mesh, imageWidth: imageWidth, imageHeight: imageHeight)
         yaw = pose.yaw

@@ -23,7 +23,7 @@ public final class IrisLandmarker {
     public var workingBytes: Int { interpreter.workingBytes }
 
     /// The eye region from two corner landmarks (MediaPipe's iris landmarks-to-ROI rule).
-    public static func region(_ a: (x: Double, y: Double, z: Double), _ b: (x: Double, y: Double, z: Double),
+    public static func region(_ a: Point3, _ b: Point3,
                               imageWidth: Int, imageHeight: Int) -> NormalizedRect {
         let angle = normalizeRadians(-atan2(-(b.y - a.y) * Double(imageHeight), (b.x - a.x) * Double(imageWidth)))
         let rect = NormalizedRect(xCenter: (a.x + b.x) / 2, yCenter: (a.y + b.y) / 2, width: abs(b.x - a.x), height: abs(b.y - a.y), rotation: angle)
@@ -46,7 +46,7 @@ public final class IrisLandmarker {
                 var x = Double(iris[3 * k]) / Double(size)
                 if mirrored { x = 1 - x }
                 let p = region.project(x: x, y: Double(iris[3 * k + 1]) / Double(size))
-                refined.points.append((p.x, p.y, Double(iris[3 * k + 2]) / Double(size) * region.width))
+                refined.points.append(Point3(x: p.x, y: p.y, z: Double(iris[3 * k + 2]) / Double(size) * region.width))
             }
         }
         return refined

@@ -46,7 +46,7 @@ public struct AirWriter: Sendable {
     public var togetherFraction: Double
     public var mirrored: Bool
     /// Strokes in normalized coordinates (top-left origin, as displayed).
-    public private(set) var strokes: [[(x: Double, y: Double)]] = []
+    public private(set) var strokes: [[Point2]] = []
     public private(set) var penDown = false
 
     public init(togetherFraction: Double = 0.25, mirrored: Bool = true) {
@@ -67,7 +67,7 @@ public struct AirWriter: Sendable {
             let y = (hand.point(.indexTip).y + hand.point(.middleTip).y) / 2
             if mirrored { x = 1 - x }
             if !penDown { strokes.append([]) }
-            strokes[strokes.count - 1].append((x, y))
+            strokes[strokes.count - 1].append(Point2(x: x, y: y))
         }
         penDown = together
     }

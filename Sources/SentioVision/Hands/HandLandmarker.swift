@@ -4,12 +4,12 @@ import SentioNeural
 
 /// A hand: 21 joints (MediaPipe's order, see ``HandJoint``), handedness, presence and
 /// real-world coordinates.
-public struct Hand: Sendable, Equatable {
+public struct Hand: Codable, Sendable, Equatable {
     /// x, y normalized to the image (top-left origin), z relative depth on the scale of x
     /// (the wrist is about 0; negative is nearer the camera).
-    public var points: [(x: Double, y: Double, z: Double)]
+    public var points: [Point3]
     /// The same joints in metres, origin near the hand's centre.
-    public var world: [(x: Double, y: Double, z: Double)]
+    public var world: [Point3]
     /// "Left" or "Right" as MediaPipe labels it (which assumes a mirrored, selfie image).
     public var handedness: String
     /// Confidence of the handedness label.
@@ -21,7 +21,7 @@ public struct Hand: Sendable, Equatable {
     /// The rotated region the landmarks were computed in.
     public var region: NormalizedRect
 
-    public init(points: [(x: Double, y: Double, z: Double)], world: [(x: Double, y: Double, z: Double)], handedness: String,
+    public init(points: [Point3], world: [Point3], handedness: String,
                 handednessScore: Double, presence: Double, score: Double, region: NormalizedRect) {
         self.points = points
         self.world = world
@@ -32,13 +32,9 @@ public struct Hand: Sendable, Equatable {
         self.region = region
     }
 
-    public static func == (a: Hand, b: Hand) -> Bool {
-        a.handedness == b.handedness && a.presence == b.presence && a.score == b.score && a.region == b.region
-            && a.points.count == b.points.count && zip(a.points, b.points).allSatisfy { $0 == $1 }
-    }
 
     /// The point of `joint`.
-    public func point(_ joint: HandJoint) -> (x: Double, y: Double, z: Double) { points[joint.rawValue] }
+    public func point(_ joint: HandJoint) -> Point3 { points[joint.rawValue] }
 }
 
 /// MediaPipe's hand pipeline in static-image mode: palm detection (full or lite) with its
@@ -136,16 +132,16 @@ public final class HandLandmarker {
         try landmarks.setInput(0, input)
         landmarks.invoke()
         let raw = landmarks.output(0), flag = landmarks.output(1), side = landmarks.output(2), world = landmarks.output(3)
-        var points: [(x: Double, y: Double, z: Double)] = []
-        var worldPoints: [(x: Double, y: Double, z: Double)] = []
+        var points: [Point3] = []
+        var worldPoints: [Point3] = []
         let c = cos(region.rotation), s = sin(region.rotation)
         for i in 0 ..< 21 {
             let p = region.project(x: Double(raw[3 * i]) / Double(size), y: Double(raw[3 * i + 1]) / Double(size))
             // z as MediaPipe scales it: by the input size and a training-data factor of 0.4.
-            points.append((p.x, p.y, Double(raw[3 * i + 2]) / Double(size) / 0.4 * region.width))
+            points.append(Point3(x: p.x, y: p.y, z: Double(raw[3 * i + 2]) / Double(size) / 0.4 * region.width))
             // World points turn with the region (MediaPipe's WorldLandmarkProjection).
             let wx = Double(world[3 * i]), wy = Double(world[3 * i + 1])
-            worldPoints.append((c * wx - s * wy, s * wx + c * wy, Double(world[3 * i + 2])))
+            worldPoints.append(Point3(x: c * wx - s * wy, y: s * wx + c * wy, z: Double(world[3 * i + 2])))
         }
         // The model scores one class; MediaPipe labels it "Left" (its labels assume a mirrored,
         // selfie image, so a "Left" is usually the subject's right hand seen unmirrored).

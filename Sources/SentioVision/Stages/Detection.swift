@@ -1,12 +1,12 @@
 import Foundation
 
 /// A detected object: box and keypoints in normalized coordinates (top-left origin), score.
-public struct Detection: Sendable, Hashable {
+public struct Detection: Codable, Sendable, Hashable {
     public var xMin: Double, yMin: Double, width: Double, height: Double
-    public var keypoints: [(x: Double, y: Double)]
+    public var keypoints: [Point2]
     public var score: Double
 
-    public init(xMin: Double, yMin: Double, width: Double, height: Double, keypoints: [(x: Double, y: Double)], score: Double) {
+    public init(xMin: Double, yMin: Double, width: Double, height: Double, keypoints: [Point2], score: Double) {
         self.xMin = xMin
         self.yMin = yMin
         self.width = width
@@ -15,10 +15,6 @@ public struct Detection: Sendable, Hashable {
         self.score = score
     }
 
-    public static func == (a: Detection, b: Detection) -> Bool {
-        a.xMin == b.xMin && a.yMin == b.yMin && a.width == b.width && a.height == b.height && a.score == b.score
-            && a.keypoints.count == b.keypoints.count && zip(a.keypoints, b.keypoints).allSatisfy { $0.x == $1.x && $0.y == $1.y }
-    }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(xMin); hasher.combine(yMin); hasher.combine(width); hasher.combine(height); hasher.combine(score)
@@ -56,10 +52,10 @@ public struct DetectionDecoder: Sendable {
             let yc = Double(raw[b + 1]) / scale.y * anchor.height + anchor.yCenter
             let w = Double(raw[b + 2]) / scale.w * anchor.width
             let h = Double(raw[b + 3]) / scale.h * anchor.height
-            var points: [(x: Double, y: Double)] = []
+            var points: [Point2] = []
             for k in 0 ..< keypoints {
                 let o = b + 4 + 2 * k
-                points.append((Double(raw[o]) / scale.x * anchor.width + anchor.xCenter, Double(raw[o + 1]) / scale.y * anchor.height + anchor.yCenter))
+                points.append(Point2(x: Double(raw[o]) / scale.x * anchor.width + anchor.xCenter, y: Double(raw[o + 1]) / scale.y * anchor.height + anchor.yCenter))
             }
             out.append(Detection(xMin: xc - w / 2, yMin: yc - h / 2, width: w, height: h, keypoints: points, score: score))
         }
@@ -80,7 +76,7 @@ public enum NonMaxSuppression {
             let total = candidates.reduce(0) { $0 + $1.score }
             if total > 0 {
                 var x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0
-                var points = [(x: Double, y: Double)](repeating: (0, 0), count: top.keypoints.count)
+                var points = [Point2](repeating: Point2(x: 0, y: 0), count: top.keypoints.count)
                 for c in candidates {
                     x0 += c.xMin * c.score; y0 += c.yMin * c.score
                     x1 += (c.xMin + c.width) * c.score; y1 += (c.yMin + c.height) * c.score
@@ -91,7 +87,7 @@ public enum NonMaxSuppression {
                 }
                 merged.xMin = x0 / total; merged.yMin = y0 / total
                 merged.width = x1 / total - merged.xMin; merged.height = y1 / total - merged.yMin
-                merged.keypoints = points.map { ($0.x / total, $0.y / total) }
+                merged.keypoints = points.map { Point2(x: $0.x / total, y: $0.y / total) }
             }
             kept.append(merged)
             remaining = rest

@@ -3,7 +3,7 @@ import SentioImage
 
 /// A rotated rectangle in coordinates normalized to the image (x by width, y by height),
 /// rotation in radians clockwise on screen — MediaPipe's region of interest.
-public struct NormalizedRect: Sendable, Hashable {
+public struct NormalizedRect: Codable, Sendable, Hashable {
     public var xCenter: Double
     public var yCenter: Double
     public var width: Double
@@ -29,10 +29,10 @@ public struct NormalizedRect: Sendable, Hashable {
 
     /// A point given in this rectangle's own normalized frame ([0, 1]², rotated with it) in
     /// image-normalized coordinates (MediaPipe's landmark projection).
-    public func project(x: Double, y: Double) -> (x: Double, y: Double) {
+    public func project(x: Double, y: Double) -> Point2 {
         let dx = x - 0.5, dy = y - 0.5
         let c = cos(rotation), s = sin(rotation)
-        return ((c * dx - s * dy) * width + xCenter, (s * dx + c * dy) * height + yCenter)
+        return Point2(x: (c * dx - s * dy) * width + xCenter, y: (s * dx + c * dy) * height + yCenter)
     }
 
     /// Scaled about its centre and, with `squareLong`, made square on its longer side in
