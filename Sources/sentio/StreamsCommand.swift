@@ -116,15 +116,16 @@ struct StreamsCommand: AsyncParsableCommand {
                       shared_weights_mb: task == "faces" ? weights : 0)
     }
 
-    /// 640×480 frames cut from `photo` (scaled so it is 40% larger than the frame), the cut
-    /// moving 4 px right and 2 px down a frame, back and forth.
+    /// 640×480 frames cut from `photo` (scaled so it is 40% larger than the frame) around its
+    /// centre, the cut moving 4 px right and 2 px down a frame for 20 frames, then back.
     static func panningClip(_ photo: Image, frames: Int) throws -> [Image] {
         let scale = max(640 * 1.4 / Double(photo.width), 480 * 1.4 / Double(photo.height))
         let big = try photo.resized(to: Size(width: Int(Double(photo.width) * scale), height: Int(Double(photo.height) * scale)))
         let spanX = big.width - 640, spanY = big.height - 480
         return try (0 ..< frames).map { i in
             let step = i % 40 < 20 ? i % 40 : 40 - i % 40
-            return try big.cropped(to: PixelRect(x: min(spanX, 4 * step), y: min(spanY, 2 * step), width: 640, height: 480)).compacted()
+            let x = max(0, min(spanX, spanX / 2 - 40 + 4 * step)), y = max(0, min(spanY, spanY / 2 - 20 + 2 * step))
+            return try big.cropped(to: PixelRect(x: x, y: y, width: 640, height: 480)).compacted()
         }
     }
 }
