@@ -1,13 +1,16 @@
 import Foundation
 
-/// What the tests, evaluation suites and fuzzers share: where the real data is, and a seeded
+/// What the tests, evaluation suites and fuzzers share: where the real data is (and, in
+/// Requirement.swift, how a test that lacks it is skipped or, under CI, fails), and a seeded
 /// generator so that every random test reproduces.
 public enum Fixtures {
-    /// `$SENTIO_FIXTURES`, else `../shared/fixtures` beside the checkout (found from
-    /// `repository`); nil when absent, and the tests that need it say they skip.
+    /// `$SENTIO_FIXTURES` when set, else `../shared/fixtures` beside the checkout (found from
+    /// `repository`); nil when that folder has no README.md. A `SENTIO_FIXTURES` that names an
+    /// empty folder means no fixtures: it does not fall back to `../shared/fixtures`.
     public static func directory(repository: String) -> String? {
-        let candidates = [ProcessInfo.processInfo.environment["SENTIO_FIXTURES"], repository + "/../shared/fixtures"].compactMap { $0 }
-        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/README.md") }
+        let given = ProcessInfo.processInfo.environment["SENTIO_FIXTURES"].flatMap { $0.isEmpty ? nil : $0 }
+        let candidate = given ?? repository + "/../shared/fixtures"
+        return FileManager.default.fileExists(atPath: candidate + "/README.md") ? candidate : nil
     }
 
     /// The repository root, from a source file's path `levels` folders below it.

@@ -10,9 +10,9 @@ import Testing
 /// it and must read the true cost from what is left, or nothing, never another cost.
 @Suite("Digit tops", .serialized)
 struct DigitTopsTests {
-    @Test("the fixtures' stardust costs with their lower 50, 40 or 30% hidden")
+    @Test("the fixtures' stardust costs with their lower 50, 40 or 30% hidden", .requires(fixture: ScreenTruth.manifest))
     func hidden() throws {
-        guard let (fixtures, manifest) = ScreenTruth.fixtureScreens() else { return }
+        let (fixtures, manifest) = try ScreenTruth.fixtureScreens()
         let reader = try ScreenReader()
         let costs = ScreenReader.stardustCosts.map(String.init)
         for shown in [0.5, 0.6, 0.7] {

@@ -39,9 +39,9 @@ struct DimmedCardTests {
     /// screenshots (six devices, 2016–18, the dim deepest at the costs), must never turn a
     /// reading into a wrong one: each CP and HP comes back as read undimmed, or unread (the
     /// screen refused, or the field left out).
-    @Test("the fixtures under the team leader's dim: read as undimmed, or unread, never misread")
+    @Test("the fixtures under the team leader's dim: read as undimmed, or unread, never misread", .requires(fixture: ScreenTruth.manifest))
     func fixturesDimmed() throws {
-        guard let (fixtures, manifest) = ScreenTruth.fixtureScreens() else { return }
+        let (fixtures, manifest) = try ScreenTruth.fixtureScreens()
         let reader = try ScreenReader()
         var (cp, hp, names, refused) = (0, 0, 0, 0)
         for row in manifest {

@@ -29,15 +29,15 @@ struct ScreenTruth {
 }
 
 extension ScreenTruth {
-    /// The fixtures' directory and the rows of their screenshots' manifest
-    /// (pogo/screens/manifest.tsv), or nil (with a note) when the fixtures are not there.
-    static func fixtureScreens(filePath: String = #filePath) -> (fixtures: String, manifest: [[String: String]])? {
-        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: filePath, levels: 3)),
-              let table = try? String(contentsOfFile: fixtures + "/pogo/screens/manifest.tsv", encoding: .utf8) else {
-            print("skip: no fixtures")
-            return nil
-        }
-        return (fixtures, rows(table))
+    /// The fixtures' screenshots' manifest, which the tests that read it require:
+    /// `.requires(fixture: ScreenTruth.manifest)`.
+    static let manifest = "pogo/screens/manifest.tsv"
+
+    /// The fixtures' directory and the rows of their screenshots' manifest; a failure naming
+    /// the manifest when it is missing (under CI: elsewhere the test is skipped).
+    static func fixtureScreens(sourceLocation: SourceLocation = #_sourceLocation) throws -> (fixtures: String, manifest: [[String: String]]) {
+        let fixtures = try Fixtures.required(manifest, sourceLocation: sourceLocation)
+        return (fixtures, rows(try String(contentsOfFile: fixtures + "/" + manifest, encoding: .utf8)))
     }
 
     /// A manifest row; `levelColumn` names the level's column, `statsAsOf` turns the row into
@@ -122,9 +122,9 @@ struct ScanEvaluationTests {
     /// The base-stat era the fixtures' manifest gives each screenshot, as a date inside it.
     static let eraDates = ["S16": "2016-11-01", "S1612": "2016-12-20", "S18": "2018-06-01", "CUR": "2026-11-01"]
 
-    @Test("species, exact level and IVs on the fixture screenshots")
+    @Test("species, exact level and IVs on the fixture screenshots", .requires(fixture: ScreenTruth.manifest))
     func screenshots() throws {
-        guard let (fixtures, manifest) = ScreenTruth.fixtureScreens() else { return }
+        let (fixtures, manifest) = try ScreenTruth.fixtureScreens()
         let scanner = try ScreenScanner()
         var tally = ScanTally()
         for row in manifest {
@@ -138,18 +138,26 @@ struct ScanEvaluationTests {
         #expect(tally.species >= 46 && tally.ivs >= 46)
     }
 
-    /// The rows of `manifest` (in Data/) and the directory their images were extracted to, or
-    /// nil (with a note) when they are not all there.
-    static func unseen(_ manifest: String, filePath: String = #filePath) throws -> (rows: [[String: String]], directory: String)? {
+    /// The rows of `manifest` (in Data/).
+    static func unseenRows(_ manifest: String, filePath: String = #filePath) throws -> [[String: String]] {
         let path = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Data/" + manifest).path
+        return ScreenTruth.rows(try String(contentsOfFile: path, encoding: .utf8))
+    }
+
+    /// The directory the images of `manifest` were extracted to, met when every one is there.
+    /// `make test` does not extract them, so CI reports the tests on them as skipped too.
+    static func unseenScreens(_ manifest: String) -> Requirement {
         let directory = ProcessInfo.processInfo.environment["SENTIO_UNSEEN_SCREENS"]
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/sentio/unseen").path
-        let rows = ScreenTruth.rows(try String(contentsOfFile: path, encoding: .utf8))
-        guard rows.allSatisfy({ FileManager.default.fileExists(atPath: directory + "/" + $0["file"]!) }) else {
-            print("skip: the unseen screenshots are not in \(directory) (scripts/unseen-screens)")
-            return nil
-        }
-        return (rows, directory)
+        let rows = (try? unseenRows(manifest)) ?? []
+        return Requirement("the screenshots of Data/\(manifest) in \(directory) (scripts/unseen-screens, or set SENTIO_UNSEEN_SCREENS)",
+                           at: directory, isMet: rows.allSatisfy { FileManager.default.fileExists(atPath: directory + "/" + $0["file"]!) },
+                           requiredUnderCI: false)
+    }
+
+    /// The rows of `manifest` (in Data/) and the directory their images were extracted to.
+    static func unseen(_ manifest: String) throws -> (rows: [[String: String]], directory: String) {
+        (try unseenRows(manifest), try unseenScreens(manifest).path())
     }
 
     /// Screenshots from the same public projects as the fixtures (and GoOnTap), taken from
@@ -158,9 +166,9 @@ struct ScanEvaluationTests {
     /// tests. The images are not redistributed; `scripts/unseen-screens` extracts them from
     /// clones into ~/.cache/sentio/unseen (or `SENTIO_UNSEEN_SCREENS`), and the test runs when
     /// they are there.
-    @Test("species, exact level and IVs on screenshots not used to build the reader")
+    @Test("species, exact level and IVs on screenshots not used to build the reader", .requires(ScanEvaluationTests.unseenScreens("unseen-screens.tsv")))
     func unseen() throws {
-        guard let (rows, directory) = try Self.unseen("unseen-screens.tsv") else { return }
+        let (rows, directory) = try Self.unseen("unseen-screens.tsv")
         let scanner = try ScreenScanner()
         var tallies: [String: ScanTally] = [:]
         for row in rows {
@@ -218,9 +226,9 @@ struct ScanEvaluationTests {
         #expect(calcy.exactLevel == 6 && calcy.ivs >= 5)
     }
 
-    @Test("other screens of the game, and of other apps, are refused, not read")
+    @Test("other screens of the game, and of other apps, are refused, not read", .requires(ScanEvaluationTests.unseenScreens("unseen-negatives.tsv")))
     func unseenNegatives() throws {
-        guard let (rows, directory) = try Self.unseen("unseen-negatives.tsv") else { return }
+        let (rows, directory) = try Self.unseen("unseen-negatives.tsv")
         let scanner = try ScreenScanner()
         #expect(rows.count == 40)
         for row in rows {

@@ -9,9 +9,10 @@ import Testing
 /// the arc's geometry is fitted: an exact half circle from level 1 to trainer level + 2).
 @Suite("Screen reader", .serialized)
 struct ScreenReaderTests {
-    @Test("reads the fields it can on the real screenshots; refuses what is not a detail screen")
+    @Test("reads the fields it can on the real screenshots; refuses what is not a detail screen",
+          .requires(fixture: ScreenTruth.manifest, "reference/images/astronaut.png"))
     func screenshots() throws {
-        guard let (fixtures, manifest) = ScreenTruth.fixtureScreens() else { return }
+        let (fixtures, manifest) = try ScreenTruth.fixtureScreens()
         let reader = try ScreenReader()
         var counts = (screens: 0, hp: 0, cp: 0, dust: 0, name: 0, candy: 0, candyWrong: 0)
         // The level from the arc, for the screenshots whose trainer level is known: alone (the
@@ -53,13 +54,13 @@ struct ScreenReaderTests {
         #expect(levels.known == 12 && levels.alone == 12 && levels.among == 12)
         #expect(worstShare < 0.3)
         // A photo is not a detail screen: a clear error, no fields made up.
-        let photo = try ImageIO.read(fixtures + "/reference/images/astronaut.png")
+        let photo = try ImageIO.read(try Requirement.fixture("reference/images/astronaut.png").path())
         #expect(throws: IVError.self) { try reader.read(photo) }
     }
 
-    @Test("the height under the HP, in four layouts and three languages")
+    @Test("the height under the HP, in four layouts and three languages", .requires(fixture: "pogo/screens"))
     func height() throws {
-        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: #filePath, levels: 3)) else { return print("skip: no fixtures") }
+        let fixtures = try Fixtures.required("pogo/screens")
         let reader = try ScreenReader()
         // Read off each screenshot by eye: iPhone 2016 in French ("2.36 m", after the type and
         // the weight), Android 2016 ("0.87 m"), Nexus 6P in Chinese ("0.73m"), Android 2017.

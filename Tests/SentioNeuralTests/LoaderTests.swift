@@ -5,14 +5,15 @@ import Testing
 
 @Suite("TFLite loader")
 struct LoaderTests {
-    @Test("models load with the operators, shapes and multiply-accumulates the reference lists")
+    @Test("models load with the operators, shapes and multiply-accumulates the reference lists",
+          .requires(fixture: "reference/tflite_model_macs.json"), .requires(NeuralTestData.allModels))
     func macs() throws {
-        guard let fixtures = NeuralTestData.fixtures else { return print("skip: no fixtures") }
         struct Entry: Decodable { let macs_conv_dw_fc: Int; let op_counts: [String: Int] }
-        let data = try #require(FileManager.default.contents(atPath: fixtures + "/reference/tflite_model_macs.json"))
+        let data = try #require(FileManager.default.contents(atPath: try Requirement.fixture("reference/tflite_model_macs.json").path()))
         let table = try JSONDecoder().decode([String: Entry].self, from: data)
         for model in NeuralTestData.models {
-            guard let path = NeuralTestData.modelPath(model), let entry = table[model + ".tflite"] else { continue }
+            let path = try NeuralTestData.modelPath(model)
+            let entry = try #require(table[model + ".tflite"], "\(model) is not in tflite_model_macs.json")
             let graph = try ModelLoader.load(path: path)
             let macs = graph.multiplyAccumulates
             let convMacs = (macs["CONV_2D"] ?? 0) + (macs["DEPTHWISE_CONV_2D"] ?? 0) + (macs["FULLY_CONNECTED"] ?? 0)
@@ -24,9 +25,9 @@ struct LoaderTests {
         }
     }
 
-    @Test("an operator the engine lacks is named at load")
+    @Test("an operator the engine lacks is named at load", .requires(model: "face_landmark_with_attention"))
     func unsupported() throws {
-        guard let path = NeuralTestData.modelPath("face_landmark_with_attention") else { return print("skip: no model") }
+        let path = try NeuralTestData.modelPath("face_landmark_with_attention")
         #expect {
             try ModelLoader.load(path: path)
         } throws: { error in
@@ -34,11 +35,15 @@ struct LoaderTests {
         }
     }
 
-    @Test("files that are not models, truncated or with offsets out of range are typed errors")
+    @Test("files that are not models are typed errors")
     func malformed() throws {
         #expect(throws: ModelError.self) { try TFLiteLoader.load(MappedFile(bytes: Array("not a model at all".utf8))) }
         #expect(throws: ModelError.self) { try ModelLoader.load(path: "/nonexistent.tflite") }
-        guard let path = NeuralTestData.modelPath("face_detection_short_range") else { return }
+    }
+
+    @Test("models truncated or with offsets out of range are typed errors", .requires(model: "face_detection_short_range"))
+    func truncatedModel() throws {
+        let path = try NeuralTestData.modelPath("face_detection_short_range")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         for cut in [8, 100, bytes.count / 3, bytes.count * 2 / 3] {
             #expect(throws: ModelError.self) { try Interpreter(graph: TFLiteLoader.load(MappedFile(bytes: Array(bytes.prefix(cut))))) }
@@ -97,23 +102,23 @@ struct LoaderTests {
 /// dlib nets: damaged files end in a ModelError naming the offset, never a crash.
 @Suite("dlib net loader")
 struct DlibLoaderTests {
-    static func resnet() throws -> [UInt8]? {
-        guard let path = try? ModelStore().path(of: "dlib_face_recognition_resnet_model_v1") else { return nil }
-        return FileManager.default.contents(atPath: path).map { [UInt8]($0) }
+    static func resnet() throws -> [UInt8] {
+        let path = try NeuralTestData.modelPath("dlib_face_recognition_resnet_model_v1")
+        return [UInt8](try #require(FileManager.default.contents(atPath: path), "cannot read \(path)"))
     }
 
-    @Test("the ResNet loads: 29 convolutions, 150×150×3 in, 128 out")
+    @Test("the ResNet loads: 29 convolutions, 150×150×3 in, 128 out", .requires(model: "dlib_face_recognition_resnet_model_v1"))
     func loads() throws {
-        guard let bytes = try Self.resnet() else { return print("skip: no model") }
+        let bytes = try Self.resnet()
         let graph = try DlibNetLoader.load(MappedFile(bytes: bytes))
         #expect(graph.operatorCounts["CONV_2D"] == 29)
         #expect(graph.tensors[graph.inputs[0]].shape == [1, 150, 150, 3])
         #expect(graph.tensors[graph.outputs[0]].shape == [1, 128])
     }
 
-    @Test("the CNN face detector loads: batch norms folded, 7 convolutions, one score map at 1/8")
+    @Test("the CNN face detector loads: batch norms folded, 7 convolutions, one score map at 1/8", .requires(model: "mmod_human_face_detector"))
     func detectorLoads() throws {
-        guard let path = try? ModelStore().path(of: "mmod_human_face_detector") else { return print("skip: no model") }
+        let path = try NeuralTestData.modelPath("mmod_human_face_detector")
         let graph = try ModelLoader.load(path: path)
         #expect(graph.operatorCounts["CONV_2D"] == 7)
         #expect(graph.tensors[graph.inputs[0]].shape == [1, 480, 640, 3])
@@ -121,9 +126,9 @@ struct DlibLoaderTests {
         #expect(graph.tensors[graph.outputs[0]].shape == [1, 57, 77, 1])
     }
 
-    @Test("truncated anywhere: a typed error")
+    @Test("truncated anywhere: a typed error", .requires(model: "dlib_face_recognition_resnet_model_v1"))
     func truncated() throws {
-        guard let bytes = try Self.resnet() else { return print("skip: no model") }
+        let bytes = try Self.resnet()
         var rng = SeededRandom(seed: 5)
         let cuts = [0, 1, 2, 5, 20, 200, 2000, bytes.count / 2, bytes.count - 1] + (0 ..< 20).map { _ in Int.random(in: 0 ..< bytes.count, using: &rng) }
         for cut in cuts {

@@ -1,5 +1,6 @@
 import Foundation
 import SentioNeural
+import SentioTestSupport
 import Testing
 
 /// Every required MediaPipe model against LiteRT 2.3.0 (XNNPACK): the fixtures' reference
@@ -8,13 +9,11 @@ import Testing
 @Suite("TFLite parity", .serialized)
 struct ParityTests {
     @Test("fast and reference kernels, 1 and 2 threads, match LiteRT on the fixtures' golden outputs",
+          .requires(NeuralTestData.models.map { Requirement.fixture("reference/golden_io/\($0).npz") }), .requires(NeuralTestData.allModels),
           arguments: NeuralTestData.models)
     func golden(model: String) throws {
-        guard let fixtures = NeuralTestData.fixtures, let path = NeuralTestData.modelPath(model) else {
-            print("skip \(model): fixtures or model missing (run scripts/fetch-models)")
-            return
-        }
-        let golden = try NPZ.read("\(fixtures)/reference/golden_io/\(model).npz")
+        let path = try NeuralTestData.modelPath(model)
+        let golden = try NPZ.read(try Requirement.fixture("reference/golden_io/\(model).npz").path())
         let input = try #require(golden["input"])
         for (kernels, threads) in [(KernelChoice.fast, 1), (.fast, 2), (.reference, 1)] {
             let graph = try ModelLoader.load(path: path)
@@ -30,13 +29,13 @@ struct ParityTests {
         }
     }
 
-    @Test("fast kernels match the outputs scripts/reference/litert.py produced", arguments: NeuralTestData.models)
+    @Test("fast kernels match the outputs scripts/reference/litert.py produced",
+          .requires(NeuralTestData.models.map { NeuralTestData.litert("\($0)/meta.json") }), .requires(NeuralTestData.allModels),
+          arguments: NeuralTestData.models)
     func generated(model: String) throws {
         let folder = "\(NeuralTestData.litertReference)/\(model)"
-        guard let metaData = FileManager.default.contents(atPath: folder + "/meta.json"), let path = NeuralTestData.modelPath(model) else {
-            print("skip \(model): no LiteRT outputs in \(folder) (scripts/reference/litert.py outputs)")
-            return
-        }
+        let metaData = try #require(FileManager.default.contents(atPath: try NeuralTestData.litert("\(model)/meta.json").path()))
+        let path = try NeuralTestData.modelPath(model)
         struct Meta: Decodable { struct T: Decodable { let name: String }; let outputs: [T] }
         let meta = try JSONDecoder().decode(Meta.self, from: metaData)
         let graph = try ModelLoader.load(path: path)

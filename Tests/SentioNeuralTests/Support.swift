@@ -3,21 +3,25 @@ import SentioNeural
 import SentioTestSupport
 
 enum NeuralTestData {
-    static let repository = Fixtures.repository(from: #filePath, levels: 3)
-    static let fixtures = Fixtures.directory(repository: repository)
-
-    /// Outputs written by scripts/reference/litert.py (make test runs it).
+    /// Outputs written by scripts/reference/litert.py (make test runs it); `SENTIO_REFERENCE`
+    /// names another folder of them.
     static let litertReference: String = {
-        ProcessInfo.processInfo.environment["SENTIO_REFERENCE"]
-            ?? (NSHomeDirectory() + "/.cache/sentio/reference/litert-2.3.0")
+        ProcessInfo.processInfo.environment["SENTIO_REFERENCE"] ?? (References.directory + "/litert-2.3.0")
     }()
+
+    /// One of LiteRT's outputs in ``litertReference``.
+    static func litert(_ relativePath: String) -> Requirement { .reference(relativePath, in: litertReference) }
 
     static let models = ["face_detection_short_range", "face_detection_full_range_sparse", "face_landmark", "iris_landmark",
                          "palm_detection_full", "palm_detection_lite", "hand_landmark_full", "hand_landmark_lite",
                          "pose_detection", "pose_landmark_full", "selfie_segmentation", "selfie_segmentation_landscape",
                          "hand_recrop"]
 
-    static func modelPath(_ name: String) -> String? { try? ModelStore().path(of: name) }
+    /// Every model of ``models``, for the tests that run them all.
+    static let allModels = models.map(Requirement.model)
+
+    /// The model's file; a `ModelStoreError` naming scripts/fetch-models when it is missing.
+    static func modelPath(_ name: String) throws -> String { try ModelStore().path(of: name) }
 
     static func floats(_ path: String) -> [Float]? {
         guard let data = FileManager.default.contents(atPath: path), data.count % 4 == 0 else { return nil }

@@ -1,14 +1,15 @@
 import Foundation
 import SentioImage
+import SentioTestSupport
 import SentioVision
 import Testing
 
 /// The face pipeline on the labelled real photos of the fixtures.
 @Suite("Face evaluation", .serialized)
 struct FaceEvaluationTests {
-    @Test("a face in ≥ 98% of the identity photos, none on the negatives")
+    @Test("a face in ≥ 98% of the identity photos, none on the negatives", .requires(fixture: "faces/identity", "faces/negatives"))
     func identityAndNegatives() throws {
-        guard let fixtures = VisionTestData.fixtures else { return print("skip: no fixtures") }
+        let fixtures = try Fixtures.required("faces/identity", "faces/negatives")
         let landmarker = try FaceLandmarker(threads: 1)
         let identity = VisionTestData.images(under: fixtures + "/faces/identity")
         var found = 0
@@ -22,10 +23,10 @@ struct FaceEvaluationTests {
         }
     }
 
-    @Test("still-photo decisions on attributes.tsv: balanced accuracy ≥ 90% eyes and mouth, ≥ 85% smile")
+    @Test("still-photo decisions on attributes.tsv: balanced accuracy ≥ 90% eyes and mouth, ≥ 85% smile", .requires(fixture: "faces/attributes.tsv"))
     func attributes() throws {
-        guard let fixtures = VisionTestData.fixtures,
-              let table = try? String(contentsOfFile: fixtures + "/faces/attributes.tsv", encoding: .utf8) else { return print("skip: no fixtures") }
+        let fixtures = try Fixtures.required("faces/attributes.tsv")
+        let table = try String(contentsOfFile: fixtures + "/faces/attributes.tsv", encoding: .utf8)
         let landmarker = try FaceLandmarker(threads: 1)
         // The file has CRLF line ends.
         var rows = table.split(whereSeparator: \.isNewline).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }

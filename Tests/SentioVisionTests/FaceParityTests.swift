@@ -1,6 +1,7 @@
 import Foundation
 import SentioImage
 import SentioNeural
+import SentioTestSupport
 import SentioVision
 import Testing
 
@@ -15,8 +16,8 @@ struct FaceParityTests {
 
     /// The fixtures' own reference (5 photos) and the cached run of
     /// scripts/reference/mediapipe_solutions.py over the fixture photos (about 330).
-    static func references() -> [Reference] {
-        guard let fixtures = VisionTestData.fixtures else { return [] }
+    static func references() throws -> [Reference] {
+        let fixtures = try Fixtures.required("faces", "reference/images")
         var refs: [Reference] = []
         if let all = VisionTestData.json(VisionTestData.mediapipeFaces) as? [String: [String: Any]] {
             for (key, v) in all.sorted(by: { $0.key < $1.key }) {
@@ -27,6 +28,7 @@ struct FaceParityTests {
             return refs
         }
         // Without the cache: the fixtures' five reference photos.
+        print("note: no \(VisionTestData.mediapipeFaces) (make reference); comparing on the fixtures' own MediaPipe outputs only")
         let short = VisionTestData.json(fixtures + "/reference/mediapipe_face_detection_short.json") as? [String: [String: Any]] ?? [:]
         let full = VisionTestData.json(fixtures + "/reference/mediapipe_face_detection_full.json") as? [String: [String: Any]] ?? [:]
         let mesh = VisionTestData.json(fixtures + "/reference/mediapipe_face_mesh.json") as? [String: [String: Any]] ?? [:]
@@ -43,10 +45,10 @@ struct FaceParityTests {
         return refs
     }
 
-    @Test("detection with both models: same faces, IoU ≥ 0.9")
+    @Test("detection with both models: same faces, IoU ≥ 0.9", .requires(fixture: "faces", "reference/images"))
     func detection() throws {
-        let refs = Self.references()
-        guard !refs.isEmpty else { return print("skip: no fixtures") }
+        let refs = try Self.references()
+        try #require(!refs.isEmpty, "no photos in MediaPipe's outputs")
         let short = try FaceDetector(model: .shortRange, threads: 1), full = try FaceDetector(model: .fullRange, threads: 1)
         var worst = 1.0, compared = 0
         for ref in refs {
@@ -65,10 +67,11 @@ struct FaceParityTests {
         print("face detection parity: \(refs.count) photos, \(compared) boxes, worst IoU \(worst)")
     }
 
-    @Test("verified faces and meshes: same count as face_mesh, mean distance ≤ 2% of the inter-ocular distance")
+    @Test("verified faces and meshes: same count as face_mesh, mean distance ≤ 2% of the inter-ocular distance",
+          .requires(fixture: "faces", "reference/images"))
     func mesh() throws {
-        let refs = Self.references()
-        guard !refs.isEmpty else { return print("skip: no fixtures") }
+        let refs = try Self.references()
+        try #require(!refs.isEmpty, "no photos in MediaPipe's outputs")
         let landmarker = try FaceLandmarker(threads: 1)
         var errors: [Double] = []
         for ref in refs {

@@ -1,6 +1,7 @@
 import Foundation
 import SentioImage
 import SentioNeural
+import SentioTestSupport
 import SentioVision
 import Testing
 
@@ -22,10 +23,10 @@ struct FaceRecognitionParityTests {
 
     /// The fixtures' dlib reference (7 faces in 5 photos, with chips), and the cached run of
     /// scripts/reference/dlib_faces.py over the fixture photos.
-    static func faces() -> [Face] {
-        guard let fixtures = VisionTestData.fixtures else { return [] }
+    static func faces() throws -> [Face] {
+        let fixtures = try Fixtures.required(dlibReference)
         var faces: [Face] = []
-        if let ref = VisionTestData.json(fixtures + "/reference/dlib_reference.json") as? [String: Any],
+        if let ref = VisionTestData.json(fixtures + "/" + dlibReference) as? [String: Any],
            let images = ref["images"] as? [String: [String: Any]] {
             for (_, entry) in images.sorted(by: { $0.key < $1.key }) {
                 guard let image = entry["image"] as? String else { continue }
@@ -45,14 +46,25 @@ struct FaceRecognitionParityTests {
                     faces.append(Face(image: fixtures + "/" + key, rect: rect(r), landmarks5: l5, landmarks68: l68, descriptor: d.map(Float.init), chip: nil))
                 }
             }
+        } else {
+            print("note: no \(VisionTestData.dlibFaces) (make reference); comparing on the fixtures' own dlib outputs only")
         }
         return faces
     }
 
-    @Test("5- and 68-point landmarks equal dlib's from the same box")
+    /// The fixtures' dlib outputs, which every test here needs.
+    static let dlibReference = "reference/dlib_reference.json"
+
+    /// The faces, failing when there are none.
+    static func someFaces() throws -> [Face] {
+        let faces = try Self.faces()
+        try #require(!faces.isEmpty, "no faces in dlib's outputs")
+        return faces
+    }
+
+    @Test("5- and 68-point landmarks equal dlib's from the same box", .requires(fixture: FaceRecognitionParityTests.dlibReference))
     func landmarks() throws {
-        let faces = Self.faces()
-        guard !faces.isEmpty else { return print("skip: no fixtures") }
+        let faces = try Self.someFaces()
         let store = ModelStore()
         let sp5 = try ShapePredictor(path: store.path(of: "shape_predictor_5_face_landmarks"))
         let sp68 = try ShapePredictor(path: store.path(of: "shape_predictor_68_face_landmarks"))
@@ -73,10 +85,9 @@ struct FaceRecognitionParityTests {
         #expect(exact5 * 100 >= faces.count * 95)
     }
 
-    @Test("chips equal dlib's and descriptors lie within 0.01 of dlib's")
+    @Test("chips equal dlib's and descriptors lie within 0.01 of dlib's", .requires(fixture: FaceRecognitionParityTests.dlibReference))
     func descriptors() throws {
-        let faces = Self.faces()
-        guard !faces.isEmpty else { return print("skip: no fixtures") }
+        let faces = try Self.someFaces()
         let recognizer = try FaceRecognizer(threads: 1)
         var worst = 0.0, worstFace = "", total = 0.0
         for face in faces {
@@ -97,10 +108,9 @@ struct FaceRecognitionParityTests {
         print("descriptors: \(faces.count) faces, mean distance to dlib \(total / Double(faces.count)), worst \(worst) (\(worstFace))")
     }
 
-    @Test("the whole path from dlib's box (our landmarks, chip and net) stays within 0.01")
+    @Test("the whole path from dlib's box (our landmarks, chip and net) stays within 0.01", .requires(fixture: FaceRecognitionParityTests.dlibReference))
     func fromBox() throws {
-        let faces = Self.faces()
-        guard !faces.isEmpty else { return print("skip: no fixtures") }
+        let faces = try Self.someFaces()
         let recognizer = try FaceRecognizer(threads: 1)
         var worst = 0.0
         for face in faces {
@@ -116,10 +126,10 @@ struct FaceRecognitionParityTests {
 /// Shape-predictor files that are cut short or are something else: a typed error.
 @Suite("Shape predictor files")
 struct ShapePredictorFileTests {
-    @Test("truncated or foreign files: ModelError")
+    @Test("truncated or foreign files: ModelError", .requires(model: "shape_predictor_5_face_landmarks", "dlib_face_recognition_resnet_model_v1"))
     func damaged() throws {
-        guard let path = try? ModelStore().path(of: "shape_predictor_5_face_landmarks"),
-              let data = FileManager.default.contents(atPath: path) else { return print("skip: no model") }
+        let path = try ModelStore().path(of: "shape_predictor_5_face_landmarks")
+        let data = try #require(FileManager.default.contents(atPath: path), "cannot read \(path)")
         let bytes = [UInt8](data)
         let model = try ShapePredictor(file: MappedFile(bytes: bytes))
         #expect(model.partCount == 5)
@@ -127,8 +137,7 @@ struct ShapePredictorFileTests {
             #expect(throws: ModelError.self, "cut at \(cut)") { try ShapePredictor(file: MappedFile(bytes: Array(bytes.prefix(cut)))) }
         }
         // The face-recognition net is a dlib file too, but not a shape predictor.
-        if let net = try? ModelStore().path(of: "dlib_face_recognition_resnet_model_v1") {
-            #expect(throws: ModelError.self) { try ShapePredictor(path: net) }
-        }
+        let net = try ModelStore().path(of: "dlib_face_recognition_resnet_model_v1")
+        #expect(throws: ModelError.self) { try ShapePredictor(path: net) }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SentioImage
 import SentioNeural
+import SentioTestSupport
 import SentioVision
 import Testing
 
@@ -12,9 +13,9 @@ import Testing
 struct FaceVerificationTests {
     struct Pair { let a: String, b: String, same: Bool, subset: String }
 
-    static func pairs() -> [Pair] {
-        guard let fixtures = VisionTestData.fixtures,
-              let text = try? String(contentsOfFile: fixtures + "/faces/verification_pairs.tsv", encoding: .utf8) else { return [] }
+    static func pairs() throws -> [Pair] {
+        let fixtures = try Fixtures.required("faces/verification_pairs.tsv")
+        let text = try String(contentsOfFile: fixtures + "/faces/verification_pairs.tsv", encoding: .utf8)
         // The file has CRLF line ends ("\r\n" is one Character in Swift).
         return text.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
             let f = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -45,10 +46,10 @@ struct FaceVerificationTests {
         return Double(genuine.filter { $0 < threshold }.count) / Double(genuine.count)
     }
 
-    @Test("accuracy at 0.6, ROC AUC and TAR at 0.1% FAR per subset; wild ≥ 97%")
+    @Test("accuracy at 0.6, ROC AUC and TAR at 0.1% FAR per subset; wild ≥ 97%", .requires(fixture: "faces/verification_pairs.tsv"))
     func verification() throws {
-        let pairs = Self.pairs()
-        guard !pairs.isEmpty else { return print("skip: no fixtures") }
+        let pairs = try Self.pairs()
+        try #require(!pairs.isEmpty, "no pairs in verification_pairs.tsv")
         let recognizer = try FaceRecognizer(threads: 1)
         var descriptors: [String: FaceDescriptor?] = [:]
         for path in Set(pairs.flatMap { [$0.a, $0.b] }).sorted() {
@@ -81,20 +82,19 @@ struct FaceVerificationTests {
 
     /// Pairs the label file does not list: every pair of photos of the `wild` identities (same
     /// folder = same person) plus the unlabelled singletons as impostors against all of them.
-    @Test("pairs not in the label file: wild identities and singletons, accuracy ≥ 97%")
+    @Test("pairs not in the label file: wild identities and singletons, accuracy ≥ 97%",
+          .requires(fixture: "faces/verification_identities.tsv", "faces/verification_pairs.tsv", "faces/identity/_singletons"))
     func unseenPairs() throws {
-        guard let fixtures = VisionTestData.fixtures,
-              let text = try? String(contentsOfFile: fixtures + "/faces/verification_identities.tsv", encoding: .utf8) else {
-            return print("skip: no fixtures")
-        }
-        let listed = Set(Self.pairs().flatMap { [$0.a + "|" + $0.b, $0.b + "|" + $0.a] })
+        let fixtures = try Fixtures.required("faces/verification_identities.tsv", "faces/identity/_singletons")
+        let text = try String(contentsOfFile: fixtures + "/faces/verification_identities.tsv", encoding: .utf8)
+        let listed = Set(try Self.pairs().flatMap { [$0.a + "|" + $0.b, $0.b + "|" + $0.a] })
         var photos: [(path: String, person: String)] = []
         for line in text.split(whereSeparator: \.isNewline).dropFirst() {
             let f = line.split(separator: "\t").map(String.init)
             guard f.count >= 4, f[2] == "wild" else { continue }
             photos += f[3].split(separator: ",").map { (fixtures + "/faces/" + $0, f[0]) }
         }
-        for file in (try? FileManager.default.contentsOfDirectory(atPath: fixtures + "/faces/identity/_singletons"))?.sorted() ?? [] {
+        for file in try FileManager.default.contentsOfDirectory(atPath: fixtures + "/faces/identity/_singletons").sorted() {
             photos.append((fixtures + "/faces/identity/_singletons/" + file, "singleton " + file))
         }
         let recognizer = try FaceRecognizer(threads: 1)

@@ -1,5 +1,6 @@
 import Foundation
 import SentioImage
+import SentioTestSupport
 import SentioVision
 import Testing
 
@@ -69,10 +70,9 @@ struct HandGestureTests {
 
 @Suite("Hand tracking")
 struct HandTrackingTests {
-    @Test("the hand tracker follows a hand through a panning clip, detecting palms once")
+    @Test("the hand tracker follows a hand through a panning clip, detecting palms once", .requires(fixture: "faces/hands/handtrackjs_1.jpg"))
     func tracking() throws {
-        guard let fixtures = VisionTestData.fixtures else { return print("skip: no fixtures") }
-        let photo = try ImageIO.read(fixtures + "/faces/hands/handtrackjs_1.jpg")
+        let photo = try ImageIO.read(try Requirement.fixture("faces/hands/handtrackjs_1.jpg").path())
         let landmarker = try HandLandmarker(maxHands: 1, threads: 1)
         let tracker = HandTracker(landmarker: landmarker)
         for i in 0 ..< 12 {

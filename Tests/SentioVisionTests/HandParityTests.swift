@@ -1,5 +1,6 @@
 import Foundation
 import SentioImage
+import SentioTestSupport
 import SentioVision
 import Testing
 
@@ -8,13 +9,13 @@ import Testing
 /// landmarks' bounding box), the same handedness.
 @Suite("Hand parity with MediaPipe", .serialized)
 struct HandParityTests {
-    static let reference = NSHomeDirectory() + "/.cache/sentio/reference/mediapipe-0.10.21/hands.json"
+    /// From scripts/reference/mediapipe_solutions.py hands.
+    static let reference = Requirement.reference("mediapipe-0.10.21/hands.json")
 
-    @Test("hands on the fixture photos match MediaPipe's")
+    @Test("hands on the fixture photos match MediaPipe's", .requires(HandParityTests.reference), .requires(VisionTestData.photos.map(Requirement.fixture)))
     func hands() throws {
-        guard let fixtures = VisionTestData.fixtures, let all = VisionTestData.json(Self.reference) as? [String: [String: Any]] else {
-            return print("skip: no fixtures or no MediaPipe hands reference (scripts/reference/mediapipe_solutions.py hands)")
-        }
+        let fixtures = try Fixtures.required()
+        let all = try #require(VisionTestData.json(try Self.reference.path()) as? [String: [String: Any]], "\(Self.reference) is not a JSON object")
         let landmarker = try HandLandmarker(model: .full, maxHands: 2, threads: 1)
         var errors: [Double] = []
         for (key, entry) in all.sorted(by: { $0.key < $1.key }) {

@@ -1,5 +1,6 @@
 import Foundation
 import SentioImage
+import SentioTestSupport
 import SentioVision
 import Testing
 
@@ -11,10 +12,10 @@ struct HandShapeTests {
         "pointing_up": .pointing, "thumb_down": .thumbsDown, "thumb_up": .thumbsUp, "open_palm": .openPalm, "victory": .victory,
     ]
 
-    @Test("static hand shapes on the labelled photos of hands.tsv: ≥ 85% right")
+    @Test("static hand shapes on the labelled photos of hands.tsv: ≥ 85% right", .requires(fixture: "faces/hands.tsv"))
     func labelledPhotos() throws {
-        guard let fixtures = VisionTestData.fixtures,
-              let table = try? String(contentsOfFile: fixtures + "/faces/hands.tsv", encoding: .utf8) else { return print("skip: no fixtures") }
+        let fixtures = try Fixtures.required("faces/hands.tsv")
+        let table = try String(contentsOfFile: fixtures + "/faces/hands.tsv", encoding: .utf8)
         let landmarker = try HandLandmarker(maxHands: 5, threads: 1)
         landmarker.pose = try PoseLandmarker(threads: 1)
         var right = 0, total = 0

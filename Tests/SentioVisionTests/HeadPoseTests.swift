@@ -1,5 +1,6 @@
 import Foundation
 import SentioImage
+import SentioTestSupport
 import SentioVision
 import Testing
 
@@ -25,10 +26,9 @@ struct HeadPoseTests {
                 "got \(pose.yaw), \(pose.pitch), \(pose.roll)")
     }
 
-    @Test("a frontal photo faces the camera; a mirrored photo turns yaw and roll around")
+    @Test("a frontal photo faces the camera; a mirrored photo turns yaw and roll around", .requires(fixture: "reference/images/grace_hopper.png"))
     func photos() throws {
-        guard let fixtures = VisionTestData.fixtures else { return print("skip: no fixtures") }
-        let photo = try ImageIO.read(fixtures + "/reference/images/grace_hopper.png")
+        let photo = try ImageIO.read(try Requirement.fixture("reference/images/grace_hopper.png").path())
         let landmarker = try FaceLandmarker(threads: 1)
         let face = try #require(try landmarker.faces(in: photo).first)
         let pose = HeadPose(face.landmarks, imageWidth: photo.width, imageHeight: photo.height)

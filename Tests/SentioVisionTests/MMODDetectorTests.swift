@@ -1,6 +1,7 @@
 import Foundation
 import SentioImage
 import SentioNeural
+import SentioTestSupport
 import SentioVision
 import Testing
 
@@ -8,13 +9,15 @@ import Testing
 /// not upsampled on the fixture photos of at most a megapixel, upsampled once on the small ones.
 @Suite("MMOD face detector parity with dlib", .serialized)
 struct MMODDetectorTests {
-    @Test("same faces, same rectangles, same order; confidences within 1e-4")
+    /// dlib 20.0.1's CNN face detector on the fixture photos, not upsampled and upsampled once,
+    /// from `scripts/reference/dlib_faces.py detect`.
+    static let references = [Requirement.reference("dlib-20.0.1/mmod.json"), .reference("dlib-20.0.1/mmod_up1.json")]
+
+    @Test("same faces, same rectangles, same order; confidences within 1e-4",
+          .requires(MMODDetectorTests.references), .requires(VisionTestData.photos.map(Requirement.fixture)))
     func parity() throws {
-        let files = [VisionTestData.dlibMMOD, VisionTestData.dlibMMOD.replacingOccurrences(of: ".json", with: "_up1.json")]
-        let runs = files.compactMap { VisionTestData.json($0) as? [String: [String: Any]] }
-        guard runs.count == files.count, let fixtures = VisionTestData.fixtures else {
-            return print("skip: no fixtures or no \(files) (make reference)")
-        }
+        let fixtures = try Fixtures.required()
+        let runs = try Self.references.map { try #require(VisionTestData.json(try $0.path()) as? [String: [String: Any]], "\($0) is not a JSON object") }
         let detector = try MMODFaceDetector()
         var images = 0, faces = 0, exact = 0, worst = 0.0
         for (key, entry) in runs.flatMap({ $0.sorted(by: { $0.key < $1.key }) }) {
@@ -91,12 +94,15 @@ struct FaceDetectorComparisonTests {
         return Double(i) / Double(a.width * a.height + b.width * b.height - i)
     }
 
-    @Test("faces found (IoU ≥ 0.4 with a hand-drawn box) and false detections, per detector")
+    static let examples = "faces/multiface/dlib_examples_faces"
+
+    @Test("faces found (IoU ≥ 0.4 with a hand-drawn box) and false detections, per detector",
+          .requires(fixture: FaceDetectorComparisonTests.examples + "/training.xml", FaceDetectorComparisonTests.examples + "/testing.xml"))
     func compare() throws {
-        guard let fixtures = VisionTestData.fixtures else { return print("skip: no fixtures") }
-        let photos = Self.labelled(fixtures + "/faces/multiface/dlib_examples_faces")
+        let fixtures = try Fixtures.required(Self.examples + "/training.xml", Self.examples + "/testing.xml")
+        let photos = Self.labelled(fixtures + "/" + Self.examples)
         let truth = photos.reduce(0) { $0 + $1.1.count }
-        guard truth > 0 else { return print("skip: no dlib example labels") }
+        try #require(truth > 0, "no face boxes in dlib's example labels")
         let recognizer = try FaceRecognizer()
         var summary: [String: (found: Int, false: Int)] = [:]
         for (name, detect) in [("BlazeFace (full range, dlib box)", { try recognizer.faceBoxes($0, detector: .blazeFace) }),

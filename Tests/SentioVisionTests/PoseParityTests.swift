@@ -1,5 +1,6 @@
 import Foundation
 import SentioImage
+import SentioTestSupport
 import SentioVision
 import Testing
 
@@ -8,13 +9,13 @@ import Testing
 /// width and shoulder-to-hip height).
 @Suite("Pose parity with MediaPipe", .serialized)
 struct PoseParityTests {
-    static let reference = NSHomeDirectory() + "/.cache/sentio/reference/mediapipe-0.10.21/pose.json"
+    /// From scripts/reference/mediapipe_solutions.py pose.
+    static let reference = Requirement.reference("mediapipe-0.10.21/pose.json")
 
-    @Test("poses on the fixture photos match MediaPipe's")
+    @Test("poses on the fixture photos match MediaPipe's", .requires(PoseParityTests.reference), .requires(VisionTestData.photos.map(Requirement.fixture)))
     func poses() throws {
-        guard let fixtures = VisionTestData.fixtures, let all = VisionTestData.json(Self.reference) as? [String: [String: Any]] else {
-            return print("skip: no fixtures or no MediaPipe pose reference (scripts/reference/mediapipe_solutions.py pose)")
-        }
+        let fixtures = try Fixtures.required()
+        let all = try #require(VisionTestData.json(try Self.reference.path()) as? [String: [String: Any]], "\(Self.reference) is not a JSON object")
         let landmarker = try PoseLandmarker(threads: 1)
         var errors: [Double] = []
         for (key, entry) in all.sorted(by: { $0.key < $1.key }) {

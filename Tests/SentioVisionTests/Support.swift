@@ -7,14 +7,14 @@ enum VisionTestData {
     static let fixtures = Fixtures.directory(repository: repository)
 
     /// MediaPipe's results on the fixture photos, from scripts/reference/mediapipe_solutions.py.
-    static let mediapipeFaces = NSHomeDirectory() + "/.cache/sentio/reference/mediapipe-0.10.21/faces.json"
+    static let mediapipeFaces = References.directory + "/mediapipe-0.10.21/faces.json"
 
     /// dlib 20.0.1 / face_recognition 1.3.0 on the fixture photos, from scripts/reference/dlib_faces.py.
-    static let dlibFaces = NSHomeDirectory() + "/.cache/sentio/reference/dlib-20.0.1/faces.json"
+    static let dlibFaces = References.directory + "/dlib-20.0.1/faces.json"
 
-    /// dlib 20.0.1's CNN face detector (not upsampled) on the fixture photos, from
-    /// `scripts/reference/dlib_faces.py detect`.
-    static let dlibMMOD = NSHomeDirectory() + "/.cache/sentio/reference/dlib-20.0.1/mmod.json"
+    /// The fixture photos the reference outputs were made on: the keys of those outputs are
+    /// paths below the fixtures folder.
+    static let photos = ["faces", "reference/images"]
 
     static func json(_ path: String) -> Any? {
         FileManager.default.contents(atPath: path).flatMap { try? JSONSerialization.jsonObject(with: $0) }
