@@ -8,7 +8,7 @@ MEDIAPIPE ?= $(HOME)/.cache/sentio/reference/mediapipe-0.10.21
 DLIB ?= $(HOME)/.cache/sentio/reference/dlib-20.0.1
 FIXTURES ?= $(or $(SENTIO_FIXTURES),../shared/fixtures)
 
-.PHONY: run test deps models reference release bench-jpeg bench-neural bench-motion bench-face clean
+.PHONY: run test deps models reference release bench-jpeg bench-neural bench-motion bench-face bench-streams clean
 
 deps:
 	@scripts/install-deps
@@ -47,11 +47,14 @@ reference: models
 		--upsample 1 --max-megapixels 0.3 $(FIXTURES)/faces/multiface/dlib_examples_faces $(FIXTURES)/faces/hard
 
 # Unit, parity and evaluation tests (release build: the parity tests run every model three
-# ways), then 100,000 mutated files per image decoder and 10,000 mutated models.
+# ways), then 100,000 mutated files per image decoder and 10,000 mutated models, then shared
+# models, the thread pool and live sessions under ThreadSanitizer (a build of its own).
 test: models reference
 	$(SWIFT) build -c release --product sentio-fuzz
 	OMP_THREAD_LIMIT=1 $(SWIFT) test -c release  # Tesseract on one thread, as `sentio iv` runs it
 	.build/release/sentio-fuzz $(FUZZ_ITERATIONS)
+	$(SWIFT) build -c release --sanitize=thread --product sentio-stress --scratch-path .build-tsan
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" .build-tsan/release/sentio-stress 20
 
 # Decoding speed against libjpeg-turbo's djpeg on a 12-megapixel JPEG (not part of the tests).
 bench-jpeg: models release
@@ -64,6 +67,10 @@ bench-neural: models release
 
 bench-motion:
 	scripts/bench-motion
+
+# 32 face sessions at once over shared models against one session alone (not part of the tests).
+bench-streams: models release
+	.build/release/sentio streams --pan $(SAMPLES)/grace_hopper.jpg --frames 40 --sessions 32 --rounds 3
 
 # Face recognition against face_recognition 1.3.0 on dlib 20, one thread each (not part of the tests).
 bench-face: models release

@@ -52,10 +52,15 @@ let package = Package(
         .target(name: "SentioTestSupport"),
         // Mutation fuzzing of the decoders, in a process of its own so heap counts are exact.
         .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "SentioNeural", "SentioVision", "CSentioCodecs", "SentioTestSupport"]),
+        // Shared models, the thread pool and live sessions under load; `make test` runs it
+        // under ThreadSanitizer.
+        .executableTarget(name: "sentio-stress", dependencies: ["SentioNeural"]),
         .testTarget(name: "SentioImageTests", dependencies: ["SentioImage", "SentioTestSupport"], exclude: ["Data"]),
         .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural", "SentioTestSupport"]),
         .testTarget(name: "SentioMotionTests", dependencies: ["SentioMotion", "SentioTestSupport"]),
         .testTarget(name: "IVScannerTests", dependencies: ["IVScanner", "SentioTestSupport"], exclude: ["Data"]),
+        // The CLI's JSON against outputs recorded before the library was reshaped (runs `sentio`).
+        .testTarget(name: "SentioCLITests", dependencies: ["sentio", "SentioTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "SentioVisionTests", dependencies: ["SentioVision", "SentioImage", "SentioNeural", "SentioTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -11,8 +11,8 @@ struct HandGestureTests {
     /// A hand 200 px tall in a 1000×1000 frame (wrist to middle knuckle 100 px), with the
     /// thumb tip `pinchGap` px from the index tip and the middle tip `penGap` px from it.
     static func hand(at x: Double, _ y: Double, pinchGap: Double, penGap: Double = 80) -> Hand {
-        var points = [(x: Double, y: Double, z: Double)](repeating: (x, y, 0), count: 21)
-        func set(_ j: HandJoint, _ dx: Double, _ dy: Double) { points[j.rawValue] = ((x * 1000 + dx) / 1000, (y * 1000 + dy) / 1000, 0) }
+        var points = [Point3](repeating: Point3(x: x, y: y, z: 0), count: 21)
+        func set(_ j: HandJoint, _ dx: Double, _ dy: Double) { points[j.rawValue] = Point3(x: (x * 1000 + dx) / 1000, y: (y * 1000 + dy) / 1000, z: 0) }
         set(.wrist, 0, 100)
         set(.middleMCP, 0, 0)
         set(.indexTip, -10, -100)

@@ -1,6 +1,7 @@
 import Foundation
 import SentioImage
 import SentioTestSupport
+import SentioVision
 
 enum VisionTestData {
     static let repository = Fixtures.repository(from: #filePath, levels: 3)
@@ -32,7 +33,7 @@ func iou(_ a: [Double], _ b: [Double]) -> Double {
 
 /// Mean landmark distance between two meshes over the inter-ocular distance (outer eye corners
 /// 33 and 263 of the reference), in pixels of a `w`×`h` image.
-func meshError(_ ours: [(x: Double, y: Double, z: Double)], _ theirs: [[Double]], w: Double, h: Double) -> Double {
+func meshError(_ ours: [Point3], _ theirs: [[Double]], w: Double, h: Double) -> Double {
     let iod = hypot((theirs[33][0] - theirs[263][0]) * w, (theirs[33][1] - theirs[263][1]) * h)
     let total = zip(ours, theirs).reduce(0.0) { $0 + hypot(($1.0.x - $1.1[0]) * w, ($1.0.y - $1.1[1]) * h) }
     return total / Double(theirs.count) / iod

@@ -1,22 +1,24 @@
 import Foundation
 import SentioImage
+import SentioTestSupport
 import SentioVision
 import Testing
 
 @Suite("Face video: tracking, gestures, frames")
 struct VideoTests {
     /// A real photo panned across: frames cut from a larger view, the face moving 4 px a frame.
-    static func panningClip(frames: Int) throws -> [Image]? {
-        guard let fixtures = VisionTestData.fixtures else { return nil }
+    static func panningClip(frames: Int) throws -> [Image] {
+        let fixtures = try Fixtures.required("reference/images/grace_hopper.png")
         let photo = try ImageIO.read(fixtures + "/reference/images/grace_hopper.png")
         return try (0 ..< frames).map { i in
             try photo.cropped(to: PixelRect(x: 4 * i, y: 2 * i, width: photo.width - 4 * frames, height: photo.height - 2 * frames)).compacted()
         }
     }
 
-    @Test("the tracker follows a moving face from its own mesh, detecting only on the first frame")
+    @Test("the tracker follows a moving face from its own mesh, detecting only on the first frame",
+          .requires(fixture: "reference/images/grace_hopper.png"), .requires(model: "face_detection_short_range", "face_landmark"))
     func tracking() throws {
-        guard let clip = try Self.panningClip(frames: 20) else { return print("skip: no fixtures") }
+        let clip = try Self.panningClip(frames: 20)
         let tracker = FaceTracker(landmarker: try FaceLandmarker(threads: 1))
         let landmarker = try FaceLandmarker(threads: 1)
         for frame in clip {
@@ -44,7 +46,7 @@ struct VideoTests {
     }
 
     static func signals(ear: Double, mar: Double = 0.05, smile: Double = 0) -> FaceSignals {
-        FaceSignals(leftEAR: ear, rightEAR: ear, mar: mar, smile: smile, yaw: 0, pitch: 0, roll: 0, noseTip: (0.5, 0.5))
+        FaceSignals(leftEAR: ear, rightEAR: ear, mar: mar, smile: smile, yaw: 0, pitch: 0, roll: 0, noseTip: Point2(x: 0.5, y: 0.5))
     }
 
     @Test("eyes closed after 15 frames under 0.24, through flickers of up to 2 frames, one face only")
