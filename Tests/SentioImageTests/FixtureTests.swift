@@ -1,15 +1,13 @@
 import Foundation
 import SentioImage
+import SentioTestSupport
 import Testing
 
 @Suite("Fixtures")
 struct FixtureTests {
-    @Test("every image under the shared fixtures decodes, upright, at the size its header gives")
+    @Test("every image under the shared fixtures decodes, upright, at the size its header gives", .requires(fixture: "faces"))
     func everyFixtureDecodes() throws {
-        guard let fixtures = TestData.fixtures else {
-            print("skip: no fixtures ($SENTIO_FIXTURES or ../shared/fixtures)")
-            return
-        }
+        let fixtures = try Fixtures.required("faces")
         let paths = TestData.images(under: fixtures)
         #expect(paths.count > 400)
         var oriented = 0

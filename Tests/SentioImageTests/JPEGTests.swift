@@ -1,5 +1,6 @@
 import Foundation
 import SentioImage
+import SentioTestSupport
 import Testing
 
 @Suite("JPEG")
@@ -60,12 +61,9 @@ struct JPEGTests {
         }
     }
 
-    @Test("decodes exactly what libjpeg-turbo's djpeg decodes")
+    @Test("decodes exactly what libjpeg-turbo's djpeg decodes", .requires(fixture: "faces"))
     func matchesDjpeg() throws {
-        guard let fixtures = TestData.fixtures else {
-            print("skip: no fixtures ($SENTIO_FIXTURES or ../shared/fixtures)")
-            return
-        }
+        let fixtures = try Fixtures.required("faces")
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/djpeg") else {
             Issue.record("djpeg is missing: make test installs libjpeg-turbo-progs")
             return
