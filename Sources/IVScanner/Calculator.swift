@@ -1,16 +1,27 @@
 import Foundation
 
-/// CP and HP as the game computes them.
+/// CP and HP as the game computes them. Total functions: stats or multipliers that make no
+/// sense (below zero, not finite, beyond any Pokémon's) give the floor of 10 or a saturated
+/// value, never a trap; the calculator's entries reject them with a typed error first.
 public enum Stats {
     /// CP = max(10, ⌊(A + a) · √(D + d) · √(S + s) · CPM² / 10⌋).
     public static func cp(_ s: Species, attack: Int, defense: Int, stamina: Int, cpm: Double) -> Int {
-        let value = Double(s.attack + attack) * Double(s.defense + defense).squareRoot() * Double(s.stamina + stamina).squareRoot() * cpm * cpm / 10
-        return max(10, Int(value.rounded(.down)))
+        let value = sum(s.attack, attack) * sum(s.defense, defense).squareRoot() * sum(s.stamina, stamina).squareRoot() * cpm * cpm / 10
+        return max(10, whole(value))
     }
 
     /// HP = max(10, ⌊(S + s) · CPM⌋).
     public static func hp(_ s: Species, stamina: Int, cpm: Double) -> Int {
-        max(10, Int((Double(s.stamina + stamina) * cpm).rounded(.down)))
+        max(10, whole(sum(s.stamina, stamina) * cpm))
+    }
+
+    /// A base stat plus an IV, at least 0 (in Double: no Int overflow).
+    static func sum(_ base: Int, _ iv: Int) -> Double { max(0, Double(base) + Double(iv)) }
+
+    /// ⌊value⌋, 0 when not a number, saturated at ±2⁵³.
+    static func whole(_ value: Double) -> Int {
+        guard !value.isNaN else { return 0 }
+        return Int(min(max(value, -9.007_199_254_740_992e15), 9.007_199_254_740_992e15).rounded(.down))
     }
 }
 
@@ -118,8 +129,27 @@ public struct IVQuery: Sendable {
 public struct IVCalculator: Sendable {
     public let data: GameData
 
-    public init(data: GameData = .shared) {
+    /// A calculator on the bundled tables (an error only when they are damaged:
+    /// `GameData.shared`).
+    public init() throws {
+        data = try GameData.shared
+    }
+
+    public init(data: GameData) {
         self.data = data
+    }
+
+    /// An error unless `s`'s base stats lie in the game's range (1–9999): a `Species` is plain
+    /// data anyone can build.
+    func check(_ s: Species) throws {
+        guard [s.attack, s.defense, s.stamina].allSatisfy(GameData.statRange.contains) else {
+            throw IVError.invalid("\(s.name)'s base stats \(s.attack)/\(s.defense)/\(s.stamina) are outside 1–9999")
+        }
+    }
+
+    /// An error unless attack, defense and stamina are IVs (0–15).
+    func check(ivs a: Int, _ d: Int, _ s: Int) throws {
+        guard [a, d, s].allSatisfy((0 ... 15).contains) else { throw IVError.invalid("IVs are 0–15 each, not \(a)/\(d)/\(s)") }
     }
 
     /// The stardust shown for powering up from `level` with the query's modifiers.
@@ -128,7 +158,7 @@ public struct IVCalculator: Sendable {
         if shadow { dust = (dust * 1.2).rounded() }
         if purified { dust = (dust * 0.9).rounded() }
         if lucky { dust = (dust * 0.5).rounded() }
-        return Int(dust)
+        return Stats.whole(dust)
     }
 
     /// Levels consistent with the query's stardust or given level.
@@ -144,6 +174,7 @@ public struct IVCalculator: Sendable {
     /// All combinations matching CP and HP (and the filters), by level then IVs.
     public func combinations(_ q: IVQuery) throws -> [IVCombination] {
         guard q.cp ?? 10 >= 10, q.hp >= 10 else { throw IVError.invalid("CP and HP are at least 10 (CP \(q.cp.map(String.init) ?? "unknown"), HP \(q.hp))") }
+        try check(q.species)
         let floor = q.purified ? max(2, q.obtained.ivFloor) : q.obtained.ivFloor
         var found: [IVCombination] = []
         for level in candidateLevels(q) {

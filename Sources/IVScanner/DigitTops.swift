@@ -7,8 +7,10 @@ package struct InkMask: Sendable {
     /// How many pixels are ink (counted once: every overlap needs it).
     let inkCount: Int
 
-    package init(width: Int, height: Int, ink: [Bool]) {
-        precondition(ink.count == width * height)
+    /// Nil unless `ink` holds `width` × `height` values (both at least 1).
+    package init?(width: Int, height: Int, ink: [Bool]) {
+        let (count, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width >= 1, height >= 1, !overflow, count == ink.count else { return nil }
         self.width = width; self.height = height; self.ink = ink
         inkCount = ink.reduce(0) { $0 + ($1 ? 1 : 0) }
     }
@@ -22,22 +24,46 @@ package struct InkMask: Sendable {
 /// numbers the screen can show apart. On the 47 fixture screenshots' stardust costs cut to
 /// their top 60% (the toasts seen left 64–69%), 36 read right, 11 not at all, none wrong
 /// (`DigitTopsTests`).
-package enum DigitTops {
+package struct DigitTops: Sendable {
     /// The digits 0–9, each cropped to its ink (64 pixels tall).
-    static let templates: [InkMask] = {
-        guard let data = Bundle.module.url(forResource: "Data", withExtension: nil),
-              let text = try? String(contentsOf: data.appendingPathComponent("digits.tsv"), encoding: .utf8) else {
-            fatalError("IVScanner's bundled digits.tsv is missing")
+    let templates: [InkMask]
+
+    /// The templates in `text` (digits.tsv: digit, width, height, rows of `#` and `.` joined by
+    /// `/`); `file` names it in errors, which say the line and column that does not parse.
+    package init(tsv text: String, file: String) throws {
+        let table = try DataTable(text: text, file: file, columns: ["digit", "width", "height", "rows"])
+        var masks = [InkMask?](repeating: nil, count: 10)
+        for r in table.rows {
+            let digit = try r.int(0, in: 0 ... 9), w = try r.int(1, in: 1 ... 1000), h = try r.int(2, in: 1 ... 1000)
+            guard masks[digit] == nil else { throw r.error(0, "digit \(digit) a second time") }
+            let rows = r.fields[3].split(separator: "/", omittingEmptySubsequences: false)
+            guard rows.count == h, rows.allSatisfy({ $0.count == w && $0.allSatisfy { $0 == "#" || $0 == "." } }) else {
+                throw r.error(3, "not \(h) rows of \(w) '#' or '.' joined by '/'")
+            }
+            masks[digit] = InkMask(width: w, height: h, ink: rows.flatMap { $0.map { $0 == "#" } })
         }
-        let masks = text.split(separator: "\n").dropFirst().compactMap { line -> InkMask? in
-            let f = line.split(separator: "\t")
-            guard f.count == 4, let w = Int(f[1]), let h = Int(f[2]) else { return nil }
-            let ink = f[3].split(separator: "/").flatMap { $0.map { $0 == "#" } }
-            return ink.count == w * h ? InkMask(width: w, height: h, ink: ink) : nil
+        let found = masks.compactMap { $0 }
+        guard found.count == 10 else {
+            throw IVError.malformedTable(file: file, line: table.rows.count + 1, column: 1,
+                                         problem: "\(found.count) digits, not 10 (missing \(masks.indices.filter { masks[$0] == nil }.map(String.init).joined(separator: ", ")))")
         }
-        guard masks.count == 10 else { fatalError("IVScanner's bundled digits.tsv has \(masks.count) digits, not 10") }
-        return masks
-    }()
+        templates = found
+    }
+
+    /// The templates shipped in the bundle's Data/digits.tsv, read and checked once; a damaged
+    /// file is an `IVError` at every call (as `GameData.shared`), never a trap.
+    package static func bundled() throws -> DigitTops { try bundledResult.get() }
+
+    private static let bundledResult: Result<DigitTops, IVError> = Result { () throws(IVError) -> DigitTops in
+        guard let url = Bundle.module.url(forResource: "Data", withExtension: nil)?.appendingPathComponent("digits.tsv") else {
+            throw IVError.unreadableTable(file: "Data/digits.tsv", reason: "the IVScanner bundle has no Data folder")
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw IVError.unreadableTable(file: url.path, reason: "missing or unreadable") }
+        guard let text = String(data: data, encoding: .utf8) else { throw IVError.unreadableTable(file: url.path, reason: "not UTF-8 text") }
+        do { return try DigitTops(tsv: text, file: url.path) } catch let error as IVError { throw error } catch {
+            throw IVError.invalid("\(url.path): \(error)")
+        }
+    }
 
     /// The best of `candidates` (strings of digits as many as `glyphs`) for glyphs whose tops
     /// line up at row 0, left to right, and its score: the mean overlap (intersection over
@@ -45,7 +71,7 @@ package enum DigitTops {
     /// share (from what is visible to 2.5 times that) and each glyph's best shift sideways.
     /// Nil unless the best scores 0.6 or more and beats the runner-up by 0.02: too little
     /// left of the digits, or another typeface, is no reading.
-    package static func read(_ glyphs: [InkMask], among candidates: [String]) -> (text: String, score: Double)? {
+    package func read(_ glyphs: [InkMask], among candidates: [String]) -> (text: String, score: Double)? {
         let candidates = candidates.filter { $0.count == glyphs.count && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
         let visible = glyphs.map(\.height).max() ?? 0
         guard !glyphs.isEmpty, visible >= 6, !candidates.isEmpty else { return nil }
@@ -54,13 +80,13 @@ package enum DigitTops {
         var overlap = [[[Double]]](repeating: [[Double]](repeating: [Double](repeating: 0, count: glyphs.count), count: 10), count: heights.count)
         for (k, h) in heights.enumerated() {
             for d in 0 ..< 10 {
-                let top = Self.top(of: templates[d], drawnHeight: h, rows: visible)
+                guard let top = Self.top(of: templates[d], drawnHeight: h, rows: visible) else { continue }
                 for (g, glyph) in glyphs.enumerated() { overlap[k][d][g] = Self.bestOverlap(glyph, top) }
             }
         }
-        let digits = candidates.map { $0.map { Int($0.asciiValue! - 48) } }
+        let digits = candidates.map { $0.compactMap(\.wholeNumberValue) }
         let scores = digits.map { c in
-            overlap.map { byDigit in c.enumerated().reduce(0.0) { $0 + byDigit[$1.element][$1.offset] } / Double(c.count) }.max()!
+            overlap.map { byDigit in c.enumerated().reduce(0.0) { $0 + byDigit[$1.element][$1.offset] } / Double(c.count) }.max() ?? 0
         }
         let order = scores.indices.sorted { scores[$0] > scores[$1] }
         let best = scores[order[0]], second = order.count > 1 ? scores[order[1]] : 0
@@ -70,7 +96,7 @@ package enum DigitTops {
 
     /// The top `rows` rows of `template` drawn `drawnHeight` tall (its width in proportion),
     /// by bilinear sampling.
-    static func top(of template: InkMask, drawnHeight h: Int, rows: Int) -> InkMask {
+    static func top(of template: InkMask, drawnHeight h: Int, rows: Int) -> InkMask? {
         let w = max(1, Int((Double(template.width) * Double(h) / Double(template.height)).rounded()))
         let sx = Double(template.width) / Double(w), sy = Double(template.height) / Double(h)
         var ink = [Bool](repeating: false, count: w * rows)
@@ -96,9 +122,11 @@ package enum DigitTops {
         var best = 0.0
         for shift in -reach ... reach {
             let dx = (glyph.width - top.width) / 2 + shift  // top's x 0 lies at glyph's x dx
+            let x0 = max(0, dx), x1 = min(glyph.width, dx + top.width)
+            guard x0 < x1 else { continue }
             var both = 0
             for y in 0 ..< min(glyph.height, top.height) {
-                for x in max(0, dx) ..< min(glyph.width, dx + top.width) where glyph[x, y] && top[x - dx, y] { both += 1 }
+                for x in x0 ..< x1 where glyph[x, y] && top[x - dx, y] { both += 1 }
             }
             best = max(best, Double(both) / Double(a + b - both))
         }

@@ -90,9 +90,6 @@ extension ScreenReader {
             let margin = max(4, (y1 - y0) / 4)
             var out = try Image(width: x1 - x0 + 1 + 2 * margin, height: y1 - y0 + 1 + 2 * margin, format: .gray8, fill: 255)
             for y in y0 ... y1 { for x in x0 ... x1 where kept.contains(label[y * width + x]) { out[x - x0 + margin, y - y0 + margin, 0] = 0 } }
-            if let dir = ProcessInfo.processInfo.environment["SENTIO_DEBUG_SCAN"] {
-                try? ImageIO.write(out, to: "\(dir)/glyphs_\(width)x\(height)_\(x0)_\(y0).png")
-            }
             return out
         }
     }

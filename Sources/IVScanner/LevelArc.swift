@@ -154,35 +154,29 @@ public struct LevelArc: Sendable, Equatable {
         return (det(replaced(0)) / d, det(replaced(1)) / d, det(replaced(2)) / d)
     }
 
-    /// The level the arc's right end stands for: the trainer level + 2 (at most 40) until the
-    /// December 2020 update, then trainer level + 10, at most 40 below trainer level 40 and 50
-    /// from it (GoIV's rule). The + 2 was measured: on all 16 screenshots with a known level
-    /// and trainer level, 2016 to 2018, the dot sits where an exact half circle from level 1 to
-    /// trainer level + 2 puts it (docs/iv-scanner.md) — in 2016 too, when a Pokémon could only
-    /// be powered up to trainer level + 1.5. The rule after 2020 is not checked on a screenshot.
-    public static func topLevel(trainerLevel: Int, asOf date: String?) -> Double {
-        let t = Double(trainerLevel)
-        if let date, date < "2020-12-01" { return min(t + 2, 40) }
-        return min(t + 10, trainerLevel < 40 ? 40 : 50)
-    }
-
-    /// Where the dot of a Pokémon at `level` sits (0 at level 1, 1 at the arc's top level).
-    public static func fraction(level: Double, trainerLevel: Int, asOf date: String?, data: GameData = .shared) -> Double? {
-        guard let ends = ends(trainerLevel: trainerLevel, asOf: date, data: data), let this = data.cpMultiplier(level: level) else { return nil }
+    /// Where the dot of a Pokémon at `level` sits (0 at level 1, 1 at the arc's top level,
+    /// `LevelRules.highestLevel`); nil when the tables lack either level. An error for a
+    /// trainer level out of range, or when the bundled tables are damaged.
+    public static func fraction(level: Double, trainerLevel: Int, asOf date: GameDate?, data: GameData? = nil) throws -> Double? {
+        let data = try data ?? .shared
+        guard let ends = try ends(trainerLevel: trainerLevel, asOf: date, data: data), let this = data.cpMultiplier(level: level) else { return nil }
         return (this - ends.first) / (ends.last - ends.first)
     }
 
-    /// The CP multipliers at the arc's two ends, and its top level.
-    static func ends(trainerLevel: Int, asOf date: String?, data: GameData) -> (first: Double, last: Double, top: Double)? {
-        let top = topLevel(trainerLevel: trainerLevel, asOf: date)
-        guard let first = data.cpMultiplier(level: 1), let last = data.cpMultiplier(level: top) else { return nil }
+    /// The CP multipliers at the arc's two ends, and its top level (nil when the tables lack
+    /// either, or both are the same: an arc from level 1 to level 1).
+    static func ends(trainerLevel: Int, asOf date: GameDate?, data: GameData) throws -> (first: Double, last: Double, top: Double)? {
+        let top = try LevelRules.highestLevel(trainerLevel: trainerLevel, on: date)
+        guard let first = data.cpMultiplier(level: 1), let last = data.cpMultiplier(level: top), last > first else { return nil }
         return (first, last, top)
     }
 
     /// The level whose CP multiplier the dot marks (the nearest half level), given the trainer
-    /// level; among `candidates` (the levels CP, HP and stardust allow) when given.
-    public func level(trainerLevel: Int, asOf date: String?, data: GameData = .shared, among candidates: [Double]? = nil) -> Double? {
-        guard let ends = LevelArc.ends(trainerLevel: trainerLevel, asOf: date, data: data) else { return nil }
+    /// level; among `candidates` (the levels CP, HP and stardust allow) when given. An error
+    /// for a trainer level out of range, or when the bundled tables are damaged.
+    public func level(trainerLevel: Int, asOf date: GameDate?, data: GameData? = nil, among candidates: [Double]? = nil) throws -> Double? {
+        let data = try data ?? .shared
+        guard let ends = try LevelArc.ends(trainerLevel: trainerLevel, asOf: date, data: data) else { return nil }
         let cpm = ends.first + fraction * (ends.last - ends.first)
         let pool = data.levels.filter { $0.level <= ends.top && (candidates?.contains($0.level) ?? true) }
         return pool.min(by: { abs($0.cpMultiplier - cpm) < abs($1.cpMultiplier - cpm) })?.level

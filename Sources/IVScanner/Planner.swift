@@ -13,6 +13,8 @@ extension IVCalculator {
     /// CP, HP and cumulative cost at every half level from `level` up to `target`.
     public func plan(_ species: Species, attack: Int, defense: Int, stamina: Int, from level: Double, to target: Double = 50,
                      lucky: Bool = false, shadow: Bool = false, purified: Bool = false) throws -> [PowerUpStep] {
+        try check(species)
+        try check(ivs: attack, defense, stamina)
         guard let start = data.levels.firstIndex(where: { $0.level == level }) else { throw IVError.invalid("no level \(level)") }
         var steps: [PowerUpStep] = []
         var dust = 0, candy = 0, xl = 0
@@ -23,8 +25,8 @@ extension IVCalculator {
             guard l.level < target else { break }
             dust += stardust(from: l, lucky: lucky, shadow: shadow, purified: purified)
             let factor = shadow ? 1.2 : purified ? 0.9 : 1
-            candy += Int((Double(l.candy) * factor).rounded())
-            xl += Int((Double(l.xlCandy) * factor).rounded())
+            candy += Stats.whole((Double(l.candy) * factor).rounded())
+            xl += Stats.whole((Double(l.xlCandy) * factor).rounded())
         }
         return steps
     }
@@ -63,6 +65,8 @@ extension IVCalculator {
     /// Rank of (a, d, s) in `league` by stat product (attack · defense · HP at the best level
     /// under the cap), among all 4,096 combinations.
     public func rank(_ s: Species, attack: Int, defense: Int, stamina: Int, league: League, maxLevel: Double = 50) throws -> LeagueRank {
+        try check(s)
+        try check(ivs: attack, defense, stamina)
         guard let mine = best(s, attack, defense, stamina, league: league, maxLevel: maxLevel) else {
             throw IVError.invalid("\(s.name) is over the \(league.rawValue) league's cap even at level 1")
         }

@@ -41,10 +41,51 @@ public struct ScreenReading: Sendable, Equatable {
 /// the bar in its colours (a dim layer, another app's box over it) the level arc, found on its
 /// own, is the anchor (`readWithoutBar`).
 public final class ScreenReader {
-    private let ocr: TextRecognizer
+    /// How a reader works beyond reading.
+    public struct Options: Sendable {
+        /// When set, every field is also written there as cut (`raw_X_Y.png`), as binarized
+        /// (`field_X_Y.png`) and as the glyphs kept (`glyphs_X_Y.png`), X and Y the field's
+        /// top-left corner, for tuning. The folder must exist; a file that cannot be written
+        /// is skipped (debug output never fails a reading). Nil (the default): nothing is
+        /// written.
+        public var debugDirectory: String?
 
-    public init() throws {
+        public init(debugDirectory: String? = nil) {
+            self.debugDirectory = debugDirectory
+        }
+    }
+
+    public let options: Options
+    private let ocr: TextRecognizer
+    let calculator: IVCalculator
+    /// The most HP any Pokémon shows (`GameData.maxHP`): a larger reading is a misread.
+    let maxHP: Int
+    /// Every stardust cost the game shows: each level's, lucky (½), shadow (×1.2), purified (×0.9).
+    package let stardustCosts: Set<Int>
+    /// Lato's digit tops, for costs whose lower part another app's toast hides.
+    let digitTops: DigitTops
+
+    /// A reader on the bundled game tables and digit templates. An error when Tesseract cannot
+    /// start or the bundled data is damaged (`GameData.shared`, `DigitTops.bundled()`).
+    public init(options: Options = .init()) throws {
+        self.options = options
+        calculator = try IVCalculator()
+        maxHP = calculator.data.maxHP
+        var costs = Set<Int>()
+        for level in calculator.data.levels where level.stardust > 0 {
+            for (lucky, shadow, purified) in ScreenReader.modifiers {
+                costs.insert(calculator.stardust(from: level, lucky: lucky, shadow: shadow, purified: purified))
+            }
+        }
+        stardustCosts = costs
+        digitTops = try DigitTops.bundled()
         ocr = try TextRecognizer()
+    }
+
+    /// Writes `image` as `name` into the debug folder, when the options name one.
+    func debug(_ image: Image, _ name: String) {
+        guard let dir = options.debugDirectory else { return }
+        try? ImageIO.write(image, to: dir + "/" + name)
     }
 
     /// The HP bar: the first thin, long horizontal run of the bar's colours, centred on the
@@ -165,10 +206,10 @@ public final class ScreenReader {
                 for x in 0 ..< out.width { out[x, y, 0] = Int(crop[x, y, 0]) < threshold ? 0 : 255 }
             }
         }
-        // SENTIO_DEBUG_SCAN=DIR keeps every field as cut and as binarized, for tuning.
-        if let dir = ProcessInfo.processInfo.environment["SENTIO_DEBUG_SCAN"] {
-            try? ImageIO.write(out, to: "\(dir)/field_\(rect.x)_\(rect.y).png")
-            try? ImageIO.write(image.cropped(to: r), to: "\(dir)/raw_\(rect.x)_\(rect.y).png")
+        // `Options.debugDirectory` keeps every field as cut and as binarized, for tuning.
+        if options.debugDirectory != nil {
+            debug(out, "field_\(rect.x)_\(rect.y).png")
+            if let raw = try? image.cropped(to: r) { debug(raw, "raw_\(rect.x)_\(rect.y).png") }
         }
         return out
     }
@@ -177,28 +218,13 @@ public final class ScreenReader {
     static let modifiers = [(false, false, false), (true, false, false), (false, true, false), (false, false, true),
                             (true, false, true), (true, true, false)]
 
-    static let maxHP = GameData.shared.maxHP
-
-    /// Every stardust cost the game shows: each level's, lucky (½), shadow (×1.2), purified (×0.9).
-    package static let stardustCosts: Set<Int> = {
-        let calculator = IVCalculator()
-        var costs = Set<Int>()
-        for level in calculator.data.levels where level.stardust > 0 {
-            for (lucky, shadow, purified) in modifiers {
-                costs.insert(calculator.stardust(from: level, lucky: lucky, shadow: shadow, purified: purified))
-            }
-        }
-        return costs
-    }()
-
     /// The candy costs a power-up can show beside `stardust` (every level charging that much
     /// stardust, plain, shadow ×1.2 or purified ×0.9); 1…20 when the stardust is unknown.
-    static func candyCosts(stardust: Int?) -> Set<Int> {
+    func candyCosts(stardust: Int?) -> Set<Int> {
         guard let stardust else { return Set(1 ... 20) }
-        let calculator = IVCalculator()
         var costs = Set<Int>()
         for level in calculator.data.levels where level.candy > 0 {
-            for (lucky, shadow, purified) in modifiers
+            for (lucky, shadow, purified) in ScreenReader.modifiers
             where calculator.stardust(from: level, lucky: lucky, shadow: shadow, purified: purified) == stardust {
                 costs.insert(shadow ? Int((Double(level.candy) * 1.2).rounded()) : purified ? Int((Double(level.candy) * 0.9).rounded()) : level.candy)
             }
@@ -248,12 +274,12 @@ public final class ScreenReader {
             return abs(b.y0 - level) <= slack && (b.x1 - b.x0 + 1) * 4 >= bottom - level + 1
         }
         guard let digitsTop = digits.map({ glyphs.boxes[Int($0)].y0 }).min() else { return GlyphLine(image: image, rows: top ... bottom) }
-        let tops = digits.sorted { glyphs.boxes[Int($0)].x0 < glyphs.boxes[Int($1)].x0 }.map { id in
+        let tops = digits.sorted { glyphs.boxes[Int($0)].x0 < glyphs.boxes[Int($1)].x0 }.compactMap { id in
             let b = glyphs.boxes[Int(id)]
             return InkMask(width: b.x1 - b.x0 + 1, height: bottom - digitsTop + 1,
                            ink: (digitsTop ... bottom).flatMap { y in (b.x0 ... b.x1).map { glyphs.label[y * glyphs.width + $0] == id } })
         }
-        return GlyphLine(image: image, rows: top ... bottom, cutTops: tops)
+        return GlyphLine(image: image, rows: top ... bottom, cutTops: tops.count == digits.count ? tops : [])
     }
 
     /// A line of glyphs picked out of a field: drawn alone for Tesseract, the field's rows it
@@ -453,7 +479,7 @@ public final class ScreenReader {
         // Under a dim layer the text is fainter: the bar must not show more fill than the
         // numbers allow ("32 / 32HP" read as "32 / 321HP" under a full bar). Less fill proves
         // nothing: a menu's label over the bar's end hides some.
-        if hpNumbers.count >= 2, hpNumbers[0] <= hpNumbers[1], hpNumbers[1] <= ScreenReader.maxHP,
+        if hpNumbers.count >= 2, hpNumbers[0] <= hpNumbers[1], hpNumbers[1] <= maxHP,
            dimmed == nil || ScreenReader.barFill(image, bar).map({ $0 <= Double(hpNumbers[0]) / Double(hpNumbers[1]) + 0.1 }) ?? false {
             reading.hp = hpNumbers[0]; reading.hpMax = hpNumbers[1]; reading.fields["hp"] = hp
         }
@@ -511,9 +537,10 @@ public final class ScreenReader {
             if !candyText.isEmpty { reading.candyName = candyText; reading.fields["candyName"] = candy }
             var dust = ScreenField(text: "", confidence: 0, box: dustBox)
             if let line = try ScreenReader.tallestGlyphs(prepare(image, dustBox, lightText: false, keepOrange: true), minimumCount: 3) {
+                debug(line.image, "glyphs_\(dustBox.x)_\(dustBox.y).png")
                 // Digits whose feet a toast hides are matched against the costs the game charges.
                 if let tops = line.cutTops {
-                    if let match = DigitTops.read(tops, among: ScreenReader.stardustCosts.map(String.init)) {
+                    if let match = digitTops.read(tops, among: stardustCosts.map(String.init)) {
                         dust = ScreenField(text: match.text, confidence: 100 * match.score, box: dustBox)
                     }
                 } else {
@@ -525,13 +552,13 @@ public final class ScreenReader {
             if let digits = ScreenReader.numbers(dust.text).first.map(String.init) {
                 // The stardust icon before the digits reads as a 1 now and then: keep the
                 // longest tail of the digits that is a cost the game actually charges.
-                let costs = ScreenReader.stardustCosts
+                let costs = stardustCosts
                 reading.stardust = (0 ..< digits.count).lazy.compactMap { Int(digits.dropFirst($0)) }.first { costs.contains($0) }
                     ?? (0 ..< digits.count).lazy.compactMap { Int(digits.dropLast($0)) }.first { costs.contains($0) }
             }
             // The power-up's candy cost: further right on the same row, after the candy icon.
             let candyCostBox = PixelRect(x: centre + u(180), y: cy - u(60), width: u(200), height: u(120))
-            if let (cost, field) = try cost(image, candyCostBox, droppingRound: true, among: ScreenReader.candyCosts(stardust: reading.stardust)) {
+            if let (cost, field) = try cost(image, candyCostBox, droppingRound: true, among: candyCosts(stardust: reading.stardust)) {
                 reading.candyCost = cost
                 reading.fields["candyCost"] = field
             }
@@ -556,6 +583,7 @@ public final class ScreenReader {
         if let arc { ScreenReader.erase(arc, from: &binary, box: box, halfWidth: 8 * unit) }
         let scale = Double(binary.height) / Double(box.height)
         guard let digits = try ScreenReader.cpGlyphs(binary, minHeight: Int(50 * unit * scale), offCentre: Int(200 * unit * scale)) else { return nil }
+        debug(digits, "glyphs_\(box.x)_\(box.y).png")
         let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
         guard let cp = ScreenReader.numbers(r.text).first, cp >= 10 else { return nil }
         return (cp, ScreenField(text: r.text, confidence: r.confidence, box: box))
@@ -640,6 +668,7 @@ public final class ScreenReader {
     /// its first number is one of `costs`.
     func cost(_ image: Image, _ box: PixelRect, droppingRound: Bool, among costs: Set<Int>) throws -> (Int, ScreenField)? {
         guard let digits = try ScreenReader.tallestGlyphs(prepare(image, box, lightText: false), droppingRound: droppingRound)?.image else { return nil }
+        debug(digits, "glyphs_\(box.x)_\(box.y).png")
         let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
         guard let cost = ScreenReader.numbers(r.text).first, costs.contains(cost) else { return nil }
         return (cost, ScreenField(text: r.text, confidence: r.confidence, box: box))

@@ -15,19 +15,25 @@ public struct ScreenScan: Sendable {
 /// Reads screenshots and computes their IVs (one reader, so Tesseract is set up once).
 public final class ScreenScanner {
     public let reader: ScreenReader
-    let calculator = IVCalculator()
+    let calculator: IVCalculator
 
-    public init() throws {
-        reader = try ScreenReader()
+    /// A scanner on the bundled game tables; `options` go to its `ScreenReader`. An error when
+    /// Tesseract cannot start or the bundled tables are damaged.
+    public init(options: ScreenReader.Options = .init()) throws {
+        calculator = try IVCalculator()
+        reader = try ScreenReader(options: options)
     }
 
-    /// Scans `image`. `trainerLevel` lets the arc fix the level; `statsAsOf` (YYYY-MM-DD) picks
-    /// the base stats and level rules in force when the screenshot was taken.
-    public func scan(_ image: Image, trainerLevel: Int? = nil, statsAsOf date: String? = nil) throws -> ScreenScan {
+    /// Scans `image`. `trainerLevel` (1–80, else an error) lets the arc fix the level;
+    /// `statsAsOf` picks the base stats and level rules in force when the screenshot was taken.
+    public func scan(_ image: Image, trainerLevel: Int? = nil, statsAsOf date: GameDate? = nil) throws -> ScreenScan {
+        let data = calculator.data
+        // The rule checks the trainer level before anything is read.
+        let highest = try trainerLevel.map { try LevelRules.highestLevel(trainerLevel: $0, on: date) }
         let reading = try reader.read(image)
         var scan = ScreenScan(reading: reading, species: nil, combinations: [], level: nil)
         // The dot's level needs only the trainer level: it stands without the species.
-        if let trainerLevel, let arc = reading.arc { scan.level = arc.level(trainerLevel: trainerLevel, asOf: date) }
+        if let trainerLevel, let arc = reading.arc { scan.level = try arc.level(trainerLevel: trainerLevel, asOf: date, data: data) }
         // Without the stardust (hidden by another app's overlay, say) the levels rest on the
         // arc, or stay open when the trainer level is not given. Without the CP (a banner over
         // it) only the appraisal's bars, which give the IVs themselves, let the scan go on.
@@ -39,14 +45,13 @@ public final class ScreenScanner {
             // A lucky Pokémon came from a lucky trade: halved costs, every IV at least 12.
             if reading.lucky == true { q.lucky = true; q.obtained = .luckyTrade }
             if let bars = reading.appraisal { q.appraisal = bars.filter }
-            if let trainerLevel { q.maxLevel = LevelArc.topLevel(trainerLevel: trainerLevel, asOf: date) }
+            if let highest { q.maxLevel = highest }
             return q
         }
         func fits(_ s: Species) -> Bool { !((try? calculator.combinations(query(s))) ?? []).isEmpty }
         // The name as read, else the nearest species name that the numbers fit, else (a
         // nickname, or a name misread beyond repair) the candy's family: its member the
         // numbers fit, the one nearest the name read when several do.
-        let data = GameData.shared
         let exact = try? data.species(name, asOf: date)
         var resolved = exact.flatMap { fits($0) ? $0 : nil } ?? data.closestSpecies(to: name, asOf: date, where: fits)
         if resolved == nil, let candy = reading.candyName, let family = data.family(candy: candy) {
@@ -76,7 +81,7 @@ public final class ScreenScanner {
         scan.combinations = try calculator.combinations(query(species))
         // With the readings, the dot picks the nearest of the levels they allow.
         if let trainerLevel, let arc = reading.arc,
-           let level = arc.level(trainerLevel: trainerLevel, asOf: date, among: Array(Set(scan.combinations.map(\.level)))) {
+           let level = try arc.level(trainerLevel: trainerLevel, asOf: date, data: data, among: Array(Set(scan.combinations.map(\.level)))) {
             scan.level = level
             scan.combinations = scan.combinations.filter { $0.level == level }
         }

@@ -14,7 +14,21 @@ struct IVCommand: ParsableCommand {
         @Option(help: "Form (default Normal).") var form: String?
         @Option(help: "Use the base stats in force on this date (YYYY-MM-DD), for old screenshots.") var statsAsOf: String?
 
-        func resolve() throws -> Species { try GameData.shared.species(species, form: form, asOf: statsAsOf) }
+        /// `--stats-as-of` as a date (an error naming the option and the text when it is none).
+        func date() throws -> GameDate? { try IVCommand.date(statsAsOf) }
+
+        func resolve() throws -> Species { try GameData.shared.species(species, form: form, asOf: try date()) }
+    }
+
+    /// `--stats-as-of`'s text as a date; the library's error, prefixed with the option.
+    static func date(_ text: String?) throws -> GameDate? {
+        do { return try text.map { try GameDate($0) } } catch { throw ValidationError("--stats-as-of: \(error)") }
+    }
+
+    /// The highest level `--trainer-level` allows on `date`: the library's rule (the scanner's
+    /// arc end), its error prefixed with the option.
+    static func highestLevel(trainerLevel: Int, on date: GameDate?) throws -> Double {
+        do { return try LevelRules.highestLevel(trainerLevel: trainerLevel, on: date) } catch { throw ValidationError("--trainer-level: \(error)") }
     }
 
     static func ivs(_ text: String) throws -> (Int, Int, Int) {
@@ -38,7 +52,7 @@ struct IVCommand: ParsableCommand {
         @Option(help: "How it was obtained: wild, weather, hatched, raid, research, trade, lucky-trade, purified.") var obtained = "wild"
         @Option(help: "Appraisal: stars:N (0–4), stars:N:A/D/S with the bars, or leader:OVERALL:BEST[:attack,defense,stamina] (bands 1–4).")
         var appraisal: String?
-        @Option(help: "Trainer level (the power-up cap is 10 above it).") var trainerLevel: Int?
+        @Option(help: "Trainer level: no level above the highest it allows on the --stats-as-of date (the scanner's arc end).") var trainerLevel: Int?
         @Flag(help: "Print JSON: species, form, cp, hp, levels, ivs [{level, attack, defense, stamina, percent}], range.") var json = false
 
         struct Result: Encodable {
@@ -61,7 +75,8 @@ struct IVCommand: ParsableCommand {
             guard let how = Obtained(rawValue: obtained) else { throw ValidationError("--obtained: one of \(Obtained.allCases.map(\.rawValue).joined(separator: ", "))") }
             var q = IVQuery(species: try pokemon.resolve(), cp: cp, hp: hp, stardust: stardust, level: level)
             q.lucky = lucky; q.shadow = shadow; q.purified = purified; q.obtained = how
-            if let trainerLevel { q.maxLevel = Double(min(trainerLevel + 10, 51)) }
+            // The scanner's rule, not a second copy of it.
+            if let trainerLevel { q.maxLevel = try IVCommand.highestLevel(trainerLevel: trainerLevel, on: try pokemon.date()) }
             if let appraisal { q.appraisal = try Self.parse(appraisal) }
             let found = try IVCalculator().combinations(q)
             let percents = found.map(\.percent)
@@ -100,6 +115,7 @@ struct IVCommand: ParsableCommand {
         @Flag(help: "Print JSON.") var json = false
         @Option(help: "Scan N times in one process and print median/min/max ms.") var bench: Int?
         @Option(help: "Write the screenshot with the fields' boxes, the arc and its dot drawn.") var annotate: String?
+        @Option(help: "Write every field as cut, binarized and as the glyphs kept into this folder (created if needed), for tuning.") var debugDir: String?
 
         /// Each field's box (green when read into a value), the fitted arc and the dot.
         func draw(_ screen: Image, _ scan: ScreenScan, to path: String) throws {
@@ -144,10 +160,17 @@ struct IVCommand: ParsableCommand {
         }
 
         func run() throws {
+            let date = try IVCommand.date(statsAsOf)
+            // The library's rule checks the trainer level (before the screenshot is read).
+            if let trainerLevel { _ = try IVCommand.highestLevel(trainerLevel: trainerLevel, on: date) }
             let screen = try ImageIO.read(image)
-            if let trainerLevel, !(1 ... 80).contains(trainerLevel) { throw ValidationError("--trainer-level is 1 to 80, not \(trainerLevel)") }
-            let scanner = try ScreenScanner()
-            func scan() throws -> ScreenScan { try scanner.scan(screen, trainerLevel: trainerLevel, statsAsOf: statsAsOf) }
+            if let debugDir {
+                do { try FileManager.default.createDirectory(atPath: debugDir, withIntermediateDirectories: true) } catch {
+                    throw ValidationError("--debug-dir: cannot create \(debugDir): \(error.localizedDescription)")
+                }
+            }
+            let scanner = try ScreenScanner(options: .init(debugDirectory: debugDir))
+            func scan() throws -> ScreenScan { try scanner.scan(screen, trainerLevel: trainerLevel, statsAsOf: date) }
             if let bench {
                 guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
                 return try Bench.report(bench) { _ = try scan() }

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("IV calculator")
 struct CalculatorTests {
-    let calculator = IVCalculator()
+    let calculator: IVCalculator
+
+    init() throws { calculator = try IVCalculator() }
 
     @Test("level table: whole-level multipliers as the game master lists them, half levels √((a² + b²)/2), costs to 50")
     func levels() throws {
@@ -57,7 +59,7 @@ struct CalculatorTests {
         for row in manifest {
             guard let cp = Int(row["cp"]!), let hp = Int(row["hp_max"]!), let dust = Int(row["stardust_cost"]!),
                   let combos = Int(row["n_iv_combos"]!) else { continue }
-            let species = try calculator.data.species(row["species"]!, asOf: eras[row["stats_era_used"]!])
+            let species = try calculator.data.species(row["species"]!, asOf: eras[row["stats_era_used"]!].map { try GameDate($0) })
             var query = IVQuery(species: species, cp: cp, hp: hp, stardust: dust)
             query.lucky = row["lucky"]!.lowercased().hasPrefix("y") || row["lucky"]! == "1"
             query.maxLevel = 40  // the screenshots predate levels over 40
@@ -107,7 +109,7 @@ struct CalculatorTests {
 struct SpeciesNameTests {
     @Test("a misread name resolves to the nearest species the numbers fit")
     func closest() throws {
-        let data = GameData.shared
+        let data = try GameData.shared
         #expect(GameData.editDistance("Pidgey", "pidgey") == 0 && GameData.editDistance("Gengor", "Gengar") == 1)
         let gengar = try data.species("Gengar")
         let cpm = try #require(data.cpMultiplier(level: 25))
@@ -120,7 +122,7 @@ struct SpeciesNameTests {
 
     @Test("names and candy labels in German and French (names.tsv) find the species, accents or not")
     func localNames() throws {
-        let data = GameData.shared
+        let data = try GameData.shared
         // Names as the game shows them in German and French (Mewtwo is Mewtu in German; Eevee is
         // Evoli and Évoli; Garchomp Knakrack and Carchacrok).
         #expect(try data.species("Mewtu").name == "Mewtwo")

@@ -14,7 +14,7 @@ struct DigitTopsTests {
     func hidden() throws {
         let (fixtures, manifest) = try ScreenTruth.fixtureScreens()
         let reader = try ScreenReader()
-        let costs = ScreenReader.stardustCosts.map(String.init)
+        let costs = reader.stardustCosts.map(String.init), digitTops = try DigitTops.bundled()
         for shown in [0.5, 0.6, 0.7] {
             var right = 0, none = 0, wrong: [String] = []
             for row in manifest {
@@ -27,7 +27,7 @@ struct DigitTopsTests {
                 let cut = line.rows.lowerBound + Int(Double(line.rows.count) * shown)
                 for y in cut ..< binary.height { for x in 0 ..< binary.width { binary[x, y, 0] = 0 } }
                 let tops = try ScreenReader.tallestGlyphs(binary, minimumCount: 3)?.cutTops
-                switch tops.flatMap({ DigitTops.read($0, among: costs) })?.text {
+                switch tops.flatMap({ digitTops.read($0, among: costs) })?.text {
                 case truth: right += 1
                 case nil: none += 1
                 case let other?: wrong.append("\(file): \(other) for \(truth)")

@@ -73,7 +73,8 @@ struct ScanTally: CustomStringConvertible {
     /// calculator enumerates) and, where the truth names the combination, it is among them.
     mutating func add(_ truth: ScreenTruth, image: Image, scanner: ScreenScanner) throws {
         let clock = ContinuousClock(), start = clock.now
-        let scan = try? scanner.scan(image, trainerLevel: truth.trainerLevel, statsAsOf: truth.statsAsOf)
+        let date = try GameDate(truth.statsAsOf)
+        let scan = try? scanner.scan(image, trainerLevel: truth.trainerLevel, statsAsOf: date)
         let elapsed = clock.now - start
         times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) * 1e-15)
         n += 1

@@ -28,10 +28,11 @@ struct ScreenReaderTests {
                 levels.known += 1
                 // The arc's end is trainer level + 2 for all of them (2016–2018).
                 let candidates = row["consistent_levels"]!.split(separator: " ").compactMap { Double($0) }
-                let alone = reading.arc?.level(trainerLevel: trainer, asOf: "2017-06-01")
-                let among = reading.arc?.level(trainerLevel: trainer, asOf: "2017-06-01", among: candidates)
-                if let arc = reading.arc, let at = LevelArc.fraction(level: truth, trainerLevel: trainer, asOf: "2017-06-01") {
-                    let gaps = [truth - 0.5, truth + 0.5].compactMap { LevelArc.fraction(level: $0, trainerLevel: trainer, asOf: "2017-06-01") }.map { abs($0 - at) }
+                let day = try GameDate("2017-06-01")
+                let alone = try reading.arc?.level(trainerLevel: trainer, asOf: day)
+                let among = try reading.arc?.level(trainerLevel: trainer, asOf: day, among: candidates)
+                if let arc = reading.arc, let at = try LevelArc.fraction(level: truth, trainerLevel: trainer, asOf: day) {
+                    let gaps = try [truth - 0.5, truth + 0.5].compactMap { try LevelArc.fraction(level: $0, trainerLevel: trainer, asOf: day) }.map { abs($0 - at) }
                     worstShare = max(worstShare, abs(arc.fraction - at) / (gaps.min()! / 2))
                 }
                 if alone == truth { levels.alone += 1 }
