@@ -148,7 +148,7 @@ struct FaceCommand: ParsableCommand {
                     }
                     return face.descriptor
                 }
-                return d[0].distance(to: d[1])
+                return try d[0].distance(to: d[1])
             }
             if let bench {
                 guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
@@ -178,9 +178,9 @@ struct FaceCommand: ParsableCommand {
                 FaceDescriptor((0 ..< 128).map { _ in Float.random(in: -0.25 ... 0.25, using: &random) })
             }
             var gallery = FaceGallery()
-            for i in 0 ..< size { gallery.add(descriptor(), name: "person \(i)") }
+            for i in 0 ..< size { try gallery.add(descriptor(), name: "person \(i)") }
             let query = descriptor()
-            let r = try Bench.run(runs) { _ = gallery.identify(query, k: 5) }
+            let r = try Bench.run(runs) { _ = try gallery.identify(query, k: 5) }
             try JSONOutput.print(Result(size: size, median_ms: r.median_ms, min_ms: r.min_ms, max_ms: r.max_ms, runs: runs))
         }
     }

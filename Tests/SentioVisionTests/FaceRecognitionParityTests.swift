@@ -115,7 +115,7 @@ struct FaceRecognitionParityTests {
         var worst = 0.0
         for face in faces {
             let ours = try recognizer.recognize(ImageIO.read(face.image), box: face.rect)
-            let d = ours.descriptor.distance(to: FaceDescriptor(face.descriptor))
+            let d = try ours.descriptor.distance(to: FaceDescriptor(face.descriptor))
             worst = max(worst, d)
             #expect(d <= 0.01, "\(face.image) \(face.rect): descriptor distance \(d) to dlib's")
         }

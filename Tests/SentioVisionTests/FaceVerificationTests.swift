@@ -67,7 +67,7 @@ struct FaceVerificationTests {
                     if p.same { genuine.append(.infinity) } else { impostor.append(-.infinity) }
                     continue
                 }
-                let d = a.distance(to: b)
+                let d = try a.distance(to: b)
                 if (d < FaceDescriptor.defaultThreshold) == p.same { right += 1 }
                 if p.same { genuine.append(d) } else { impostor.append(d) }
             }
@@ -107,7 +107,7 @@ struct FaceVerificationTests {
                 total += 1
                 genuine += same ? 1 : 0
                 guard let a = descriptors[i], let b = descriptors[j] else { continue }
-                let d = a.distance(to: b)
+                let d = try a.distance(to: b)
                 if (d < FaceDescriptor.defaultThreshold) == same {
                     right += 1
                 } else {
@@ -129,5 +129,66 @@ struct FaceVerificationTests {
         #expect(Self.auc(genuine: [0.1, 0.3], impostor: [0.2, 0.4]) == 0.75)
         // 1,000 impostors 1…1000 allow one false accept at 0.1%: threshold 2, genuine < 2 → 1 of 2.
         #expect(Self.trueAcceptRate(genuine: [1.5, 2.5], impostor: (1 ... 1000).map(Double.init), far: 0.001) == 0.5)
+    }
+}
+
+/// Descriptors of the wrong length (another model's, or cut short) and boxes that make no box:
+/// typed errors, never a trap (which would end this test process).
+@Suite("Face descriptors and gallery: bad input")
+struct FaceDescriptorInputTests {
+    static func descriptor(_ count: Int, _ value: Float = 0.1) -> FaceDescriptor { FaceDescriptor([Float](repeating: value, count: count)) }
+
+    @Test("distance and verify: descriptors of different lengths are an error naming both")
+    func distance() throws {
+        let a = Self.descriptor(128), b = Self.descriptor(128, 0.2)
+        #expect(abs(try a.distance(to: b) - (128 * 0.01).squareRoot()) < 1e-6)
+        #expect(try verify(a, b) == false && verify(a, a))
+        #expect(throws: RecognitionError.descriptorLength(expected: 128, got: 127)) { try a.distance(to: Self.descriptor(127)) }
+        #expect(throws: RecognitionError.descriptorLength(expected: 0, got: 128)) { try verify(FaceDescriptor([]), a) }
+        #expect(try FaceDescriptor([]).distance(to: FaceDescriptor([])) == 0)
+    }
+
+    @Test("gallery: a descriptor of the wrong length is an error and leaves it unchanged")
+    func gallery() throws {
+        var gallery = FaceGallery()
+        try gallery.add(Self.descriptor(128), name: "ada")
+        try gallery.add(Self.descriptor(128, 0.3), name: "grace")
+        #expect(throws: RecognitionError.descriptorLength(expected: 128, got: 129)) { try gallery.add(Self.descriptor(129), name: "bad") }
+        #expect(throws: RecognitionError.descriptorLength(expected: 128, got: 0)) { try gallery.add(FaceDescriptor([]), name: "empty") }
+        #expect(gallery.count == 2 && gallery.names == ["ada", "grace"])
+        #expect(throws: RecognitionError.descriptorLength(expected: 128, got: 64)) { try gallery.identify(Self.descriptor(64)) }
+        let found = try gallery.identify(Self.descriptor(128, 0.11), k: 5)
+        #expect(found.identity == "ada" && found.candidates.map(\.name) == ["ada", "grace"])
+        #expect(try gallery.identify(Self.descriptor(128), k: 0).candidates.isEmpty)
+        // Another model's dimension; none at all is an error.
+        var small = try FaceGallery(dimension: 3)
+        try small.add(FaceDescriptor([1, 0, 0]), name: "x")
+        #expect(try small.identify(FaceDescriptor([1, 0, 0])).identity == "x")
+        for dimension in [0, -1, Int.min] {
+            #expect(throws: RecognitionError.galleryDimension(dimension)) { try FaceGallery(dimension: dimension) }
+        }
+        #expect(try FaceGallery().identify(Self.descriptor(128)).candidates.isEmpty)
+    }
+
+    @Test("a detector's box that is no box (not finite, or absurdly far) is an error, not a trapped conversion")
+    func boxes() throws {
+        let fine = try FaceRecognizer.dlibBox(for: Box(x: 0.25, y: 0.25, width: 0.5, height: 0.5), width: 100, height: 100)
+        #expect(fine.width > 40 && fine.width < 55)
+        for bad in [Box(x: .nan, y: 0, width: 0.5, height: 0.5), Box(x: 0, y: 0, width: .infinity, height: 0.5),
+                    Box(x: 1e300, y: 0, width: 0.1, height: 0.1), Box(x: 0, y: 0, width: -0.5, height: 0.5)] {
+            #expect(throws: RecognitionError.self, "\(bad)") { try FaceRecognizer.dlibBox(for: bad, width: 100, height: 100) }
+        }
+    }
+
+    @Test("a given box beyond any image is an error before the shape predictor sees it",
+          .requires(model: "dlib_face_recognition_resnet_model_v1", "shape_predictor_5_face_landmarks"))
+    func givenBoxes() throws {
+        let recognizer = try FaceRecognizer(threads: 1)
+        let image = try Image(width: 64, height: 64, format: .rgb8, fill: 128)
+        _ = try recognizer.recognize(image, box: DlibRectangle(left: 8, top: 8, right: 55, bottom: 55))
+        for box in [DlibRectangle(left: 0, top: 0, right: Int.max - 1, bottom: Int.max - 1), DlibRectangle(left: Int.min, top: 0, right: 10, bottom: 10),
+                    DlibRectangle(left: 20, top: 20, right: 10, bottom: 30)] {
+            #expect(throws: RecognitionError.self, "\(box)") { try recognizer.recognize(image, box: box) }
+        }
     }
 }

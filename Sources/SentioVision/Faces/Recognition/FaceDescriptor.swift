@@ -1,3 +1,23 @@
+/// Errors of face recognition's descriptors and gallery.
+public enum RecognitionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A descriptor with `got` numbers where `expected` are needed (another model's, or cut
+    /// short): distances between descriptors of different lengths mean nothing.
+    case descriptorLength(expected: Int, got: Int)
+    /// A gallery needs descriptors of at least one number.
+    case galleryDimension(Int)
+    /// A detector's face box that makes no box (not finite, negative in size, or far outside
+    /// any image).
+    case faceBox(String)
+
+    public var description: String {
+        switch self {
+        case let .descriptorLength(expected, got): "a face descriptor of \(got) numbers where \(expected) are needed"
+        case let .galleryDimension(n): "a face gallery's descriptors have at least 1 number, not \(n)"
+        case let .faceBox(box): "a face box that makes no box: \(box)"
+        }
+    }
+}
+
 /// dlib's 128-number face descriptor: two photos of one person lie within about 0.6 of each
 /// other (Euclidean distance), photos of different people further apart.
 public struct FaceDescriptor: Sendable, Equatable, Hashable {
@@ -10,9 +30,12 @@ public struct FaceDescriptor: Sendable, Equatable, Hashable {
         self.values = values
     }
 
-    /// Euclidean distance (0 for identical faces; dlib's descriptors have length about 1).
-    public func distance(to other: FaceDescriptor) -> Double {
-        precondition(values.count == other.values.count, "descriptors of \(values.count) and \(other.values.count) numbers")
+    /// Euclidean distance (0 for identical faces; dlib's descriptors have length about 1). An
+    /// error when the two have different lengths.
+    public func distance(to other: FaceDescriptor) throws -> Double {
+        guard values.count == other.values.count else {
+            throw RecognitionError.descriptorLength(expected: values.count, got: other.values.count)
+        }
         var sum: Float = 0
         for i in values.indices {
             let d = values[i] - other.values[i]
@@ -22,7 +45,8 @@ public struct FaceDescriptor: Sendable, Equatable, Hashable {
     }
 }
 
-/// Whether `a` and `b` show the same person: distance below `threshold` (dlib's 0.6 by default).
-public func verify(_ a: FaceDescriptor, _ b: FaceDescriptor, threshold: Double = FaceDescriptor.defaultThreshold) -> Bool {
-    a.distance(to: b) < threshold
+/// Whether `a` and `b` show the same person: distance below `threshold` (dlib's 0.6 by
+/// default). An error when the two have different lengths.
+public func verify(_ a: FaceDescriptor, _ b: FaceDescriptor, threshold: Double = FaceDescriptor.defaultThreshold) throws -> Bool {
+    try a.distance(to: b) < threshold
 }

@@ -23,16 +23,26 @@ public struct FaceGallery: Sendable {
     private var values: [Float] = []
     public let dimension: Int
 
-    public init(dimension: Int = 128) {
+    /// A gallery of dlib's 128-number descriptors.
+    public init() {
+        dimension = 128
+    }
+
+    /// A gallery of `dimension`-number descriptors (another model's); an error below 1.
+    public init(dimension: Int) throws {
+        guard dimension >= 1 else { throw RecognitionError.galleryDimension(dimension) }
         self.dimension = dimension
     }
 
     /// Number of enrolled descriptors.
     public var count: Int { owners.count }
 
-    /// Enrolls one descriptor of `name` (a person may have several).
-    public mutating func add(_ descriptor: FaceDescriptor, name: String) {
-        precondition(descriptor.values.count == dimension, "a \(descriptor.values.count)-number descriptor in a \(dimension)-number gallery")
+    /// Enrolls one descriptor of `name` (a person may have several). An error, the gallery
+    /// unchanged, when the descriptor's length is not the gallery's dimension.
+    public mutating func add(_ descriptor: FaceDescriptor, name: String) throws {
+        guard descriptor.values.count == dimension else {
+            throw RecognitionError.descriptorLength(expected: dimension, got: descriptor.values.count)
+        }
         let person: Int
         if let existing = index[name] {
             person = existing
@@ -48,15 +58,21 @@ public struct FaceGallery: Sendable {
     private var index: [String: Int] = [:]
 
     /// The k closest people to `descriptor`, and the closest one's name if nearer than
-    /// `threshold` (dlib's 0.6 by default), else unknown.
-    public func identify(_ descriptor: FaceDescriptor, k: Int = 5, threshold: Double = FaceDescriptor.defaultThreshold) -> Identification {
-        precondition(descriptor.values.count == dimension)
+    /// `threshold` (dlib's 0.6 by default), else unknown. An error when the descriptor's
+    /// length is not the gallery's dimension.
+    public func identify(_ descriptor: FaceDescriptor, k: Int = 5, threshold: Double = FaceDescriptor.defaultThreshold) throws -> Identification {
+        guard descriptor.values.count == dimension else {
+            throw RecognitionError.descriptorLength(expected: dimension, got: descriptor.values.count)
+        }
         var best = [Float](repeating: .infinity, count: names.count)
         let d = dimension
         values.withUnsafeBufferPointer { all in
             descriptor.values.withUnsafeBufferPointer { q in
+                // Both hold d ≥ 1 numbers per row (checked on the way in): neither is empty
+                // once a descriptor is enrolled.
+                guard let start = all.baseAddress, q.count == d else { return }
                 for row in 0 ..< owners.count {
-                    let base = all.baseAddress! + row * d
+                    let base = start + row * d
                     var sum: Float = 0
                     for i in 0 ..< d {
                         let diff = base[i] - q[i]

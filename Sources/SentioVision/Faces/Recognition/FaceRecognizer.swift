@@ -52,8 +52,14 @@ public final class FaceRecognizer {
 
     /// The face in `box`: landmarks, chip and descriptor. `jitter` > 1 averages the
     /// descriptors of that many slightly moved, scaled, rotated and mirrored chips (steadier,
-    /// `jitter` times slower).
+    /// `jitter` times slower). An error for a box with right < left or bottom < top, or an
+    /// edge more than a million pixels from the image (the shape predictor's arithmetic
+    /// would overflow).
     public func recognize(_ image: Image, box: DlibRectangle, jitter: Int = 0) throws -> RecognizedFace {
+        let reach = -FaceRecognizer.boxReach ... FaceRecognizer.boxReach
+        guard box.right >= box.left, box.bottom >= box.top, [box.left, box.top, box.right, box.bottom].allSatisfy(reach.contains) else {
+            throw RecognitionError.faceBox("left \(box.left), top \(box.top), right \(box.right), bottom \(box.bottom) of a \(image.width)×\(image.height) image")
+        }
         let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
         let landmarks = shapePredictor.predict(rgb, box: box)
         let placement = FaceChip.placement(landmarks5: landmarks)
@@ -118,22 +124,35 @@ public final class FaceRecognizer {
     public static func dlibBoxes(_ detector: FaceDetector, _ rgb: Image) throws -> [DlibRectangle] {
         var detections = try detector.detect(rgb)
         if detections.isEmpty { detections = try detector.detect(rgb, zoomOut: 2) }
-        return detections.map { dlibBox(for: $0, width: rgb.width, height: rgb.height) }
+        return try detections.map { try dlibBox(for: $0, width: rgb.width, height: rgb.height) }
     }
 
     /// The box dlib's HOG detector would draw around a face BlazeFace found: the shape
     /// predictor was trained on those boxes, which are square, tighter and lower than
     /// BlazeFace's. Scale and offsets were fitted on fixture photos outside the verification
-    /// set (docs/face-recognition.md).
-    public static func dlibBox(for face: FaceDetection, width: Int, height: Int) -> DlibRectangle {
-        let w = face.box.width * Double(width), h = face.box.height * Double(height)
-        let cx = face.box.x * Double(width) + w / 2 + boxFit.dx * w
-        let cy = face.box.y * Double(height) + h / 2 + boxFit.dy * h
+    /// set (docs/face-recognition.md). An error for a box that is not finite, negative in
+    /// size, or lying more than half a million pixels out (no detector gives one: a damaged model could).
+    public static func dlibBox(for face: FaceDetection, width: Int, height: Int) throws -> DlibRectangle {
+        try dlibBox(for: face.box, width: width, height: height)
+    }
+
+    /// The dlib box for BlazeFace's normalized `box` in a `width`×`height` image (as
+    /// the `FaceDetection` overload does); the same errors.
+    public static func dlibBox(for box: Box, width: Int, height: Int) throws -> DlibRectangle {
+        let w = box.width * Double(width), h = box.height * Double(height)
+        let cx = box.x * Double(width) + w / 2 + boxFit.dx * w
+        let cy = box.y * Double(height) + h / 2 + boxFit.dy * h
         let side = boxFit.scale * (w * h).squareRoot()
+        guard [cx, cy, side].allSatisfy({ $0.isFinite && abs($0) < Double(boxReach) / 2 }), w >= 0, h >= 0 else {
+            throw RecognitionError.faceBox("x \(box.x), y \(box.y), width \(box.width), height \(box.height) of a \(width)×\(height) image")
+        }
         let left = Int((cx - side / 2).rounded()), top = Int((cy - side / 2).rounded())
         let s = max(1, Int(side.rounded()))
         return DlibRectangle(left: left, top: top, right: left + s - 1, bottom: top + s - 1)
     }
+
+    /// How far (pixels) a face box's edges may lie from the image's origin.
+    static let boxReach = 1_000_000
 
     /// dlib box = BlazeFace box moved by (dx, dy) of its size and scaled by `scale`.
     static let boxFit = (dx: 0.0, dy: -0.021, scale: 0.944)
