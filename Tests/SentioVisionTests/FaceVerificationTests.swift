@@ -135,7 +135,7 @@ struct FaceVerificationTests {
 /// Descriptors of the wrong length (another model's, or cut short) and boxes that make no box:
 /// typed errors, never a trap (which would end this test process).
 @Suite("Face descriptors and gallery: bad input")
-struct FaceDescriptorInputTests {
+struct FaceRecognitionInputTests {
     static func descriptor(_ count: Int, _ value: Float = 0.1) -> FaceDescriptor { FaceDescriptor([Float](repeating: value, count: count)) }
 
     @Test("distance and verify: descriptors of different lengths are an error naming both")
