@@ -93,7 +93,7 @@ struct FaceRecognitionParityTests {
         for face in faces {
             let image = try ImageIO.read(face.image)
             // The landmarks dlib found, so that this compares the chip and the net alone.
-            let landmarks = face.landmarks5.map { (x: $0[0], y: $0[1]) }
+            let landmarks = face.landmarks5.map { PixelPoint(x: $0[0], y: $0[1]) }
             let chip = try FaceChip(from: image, landmarks5: landmarks)
             if let path = face.chip {
                 let theirs = try ImageIO.read(path).converted(to: .rgb8)

@@ -51,7 +51,7 @@ public struct FaceChip: Sendable {
     ]
 
     /// Where the chip lies for 5 landmarks (dlib's `get_face_chip_details`).
-    public static func placement(landmarks5: [(x: Int, y: Int)], size: Int = 150, padding: Double = 0.25) -> Placement {
+    public static func placement(landmarks5: [PixelPoint], size: Int = 150, padding: Double = 0.25) -> Placement {
         let chipPoints = meanFace5.map { ((padding + $0.0) / (2 * padding + 1) * Double(size), (padding + $0.1) / (2 * padding + 1) * Double(size)) }
         let t = SimilarityTransform.fit(from: chipPoints, to: landmarks5.map { (Double($0.x), Double($0.y)) })
         let angle = atan2(t.b, t.a)
@@ -113,7 +113,7 @@ public struct FaceChip: Sendable {
     }
 
     /// Landmarks → placement → pixels.
-    public init(from source: Image, landmarks5: [(x: Int, y: Int)], size: Int = 150, padding: Double = 0.25) throws {
+    public init(from source: Image, landmarks5: [PixelPoint], size: Int = 150, padding: Double = 0.25) throws {
         try self.init(from: source, placement: FaceChip.placement(landmarks5: landmarks5, size: size, padding: padding))
     }
 }

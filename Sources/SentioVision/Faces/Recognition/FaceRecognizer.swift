@@ -9,7 +9,7 @@ public struct RecognizedFace: Sendable {
     public var box: DlibRectangle
     /// Right eye outer and inner corner, left eye outer and inner corner, base of the nose
     /// (the subject's right and left), in pixels.
-    public var landmarks5: [(x: Int, y: Int)]
+    public var landmarks5: [PixelPoint]
     public var chip: FaceChip.Placement
     public var descriptor: FaceDescriptor
 }

@@ -114,7 +114,7 @@ public final class ShapePredictor: Sendable {
     /// The landmarks of the face in `box` (pixel coordinates, integers as dlib gives them).
     ///
     /// Intensities are dlib's: the integer mean of R, G and B; pixels outside the image read 0.
-    public func predict(_ image: Image, box: DlibRectangle) -> [(x: Int, y: Int)] {
+    public func predict(_ image: Image, box: DlibRectangle) -> [PixelPoint] {
         let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
         // Box-normalized → pixels: (0,0) ↦ top-left, (1,1) ↦ bottom-right (inclusive corners).
         let (bx, by) = (Double(box.left), Double(box.top))
@@ -155,7 +155,7 @@ public final class ShapePredictor: Sendable {
             }
         }
         return (0 ..< parts).map { i in
-            (Int((bx + bw * Double(shape[2 * i]) + 0.5).rounded(.down)), Int((by + bh * Double(shape[2 * i + 1]) + 0.5).rounded(.down)))
+            PixelPoint(x: Int((bx + bw * Double(shape[2 * i]) + 0.5).rounded(.down)), y: Int((by + bh * Double(shape[2 * i + 1]) + 0.5).rounded(.down)))
         }
     }
 
@@ -191,5 +191,16 @@ struct SimilarityTransform {
 
     func apply(_ x: Double, _ y: Double) -> (Double, Double) {
         (a * x - b * y + tx, b * x + a * y + ty)
+    }
+}
+
+/// A pixel position in whole pixels (x right, y down from the top-left corner), as dlib's
+/// shape predictor gives its landmarks.
+public struct PixelPoint: Codable, Hashable, Sendable {
+    public var x: Int
+    public var y: Int
+
+    public init(x: Int, y: Int) {
+        (self.x, self.y) = (x, y)
     }
 }
