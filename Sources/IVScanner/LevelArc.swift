@@ -16,8 +16,8 @@ public struct LevelArc: Sendable, Equatable {
 
     /// The point of the arc at `angle` (0 at the left end, π at the right end), or `offset`
     /// pixels outside it (inside when negative).
-    public func point(at angle: Double, offset: Double = 0) -> (x: Double, y: Double) {
-        (centerX - (radius + offset) * cos(angle), centerY - (radius + offset) * squash * sin(angle))
+    public func point(at angle: Double, offset: Double = 0) -> Point {
+        Point(centerX - (radius + offset) * cos(angle), centerY - (radius + offset) * squash * sin(angle))
     }
 
     /// Finds the arc and its dot, given the HP bar (which fixes the screen's scale and centre)

@@ -123,7 +123,7 @@ struct IVCommand: ParsableCommand {
             let thickness = max(2, screen.width / 300)
             for (_, field) in scan.reading.fields { canvas.drawRectangle(field.box, color: .green, thickness: thickness) }
             if let arc = scan.reading.arc {
-                let points = (0 ... 180).map { k in arc.point(at: Double(k) * .pi / 180) }.map { Point($0.x, $0.y) }
+                let points = (0 ... 180).map { k in arc.point(at: Double(k) * .pi / 180) }
                 canvas.drawPolyline(points, color: .cyan, thickness: Double(thickness))
                 let dot = arc.point(at: arc.fraction * .pi)
                 canvas.drawPoint(Point(dot.x, dot.y), radius: Double(4 * thickness), color: .red)
