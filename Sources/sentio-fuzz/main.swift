@@ -182,7 +182,7 @@ enum Fuzz {
 /// Mutated TFLite models: loading, planning and running must end in a result or a ModelError.
 enum ModelFuzz {
     static func run(iterations: Int) -> [String] {
-        let store = ModelStore()
+        let store = ModelStore(environment: ProcessInfo.processInfo.environment)
         let seeds = ["face_detection_short_range", "hand_recrop", "face_detection_full_range_sparse"].compactMap { name in
             (try? store.path(of: name)).flatMap { FileManager.default.contents(atPath: $0) }.map { [UInt8]($0) }
         }
@@ -254,7 +254,7 @@ struct FuzzTally {
 
 enum DlibFuzz {
     static func run(iterations: Int) -> [String] {
-        let store = ModelStore()
+        let store = ModelStore(environment: ProcessInfo.processInfo.environment)
         guard let net = (try? store.path(of: "dlib_face_recognition_resnet_model_v1")).flatMap({ FileManager.default.contents(atPath: $0) }),
               let sp = (try? store.path(of: "shape_predictor_5_face_landmarks")).flatMap({ FileManager.default.contents(atPath: $0) }),
               let mmod = (try? store.path(of: "mmod_human_face_detector")).flatMap({ FileManager.default.contents(atPath: $0) }) else {
