@@ -94,9 +94,9 @@ struct GestureTests {
 
     /// On a recorded trial the full-turn trackers fed with Sentio's attitude must count the same
     /// turns as fed with the optical ground truth (gaps in the truth held at the last value).
-    @Test("Full turns on a recorded BROAD trial match the ground truth's")
+    @Test("Full turns on a recorded BROAD trial match the ground truth's", .requires(fixture: "imu/broad/07_undisturbed_fast_rotation_B.csv.gz"))
     func recordedTurns() throws {
-        guard let fixtures = Fixtures.directory(repository: Fixtures.repository(from: #filePath, levels: 3)) else { return print("skip: no fixtures") }
+        let fixtures = try Fixtures.required("imu/broad/07_undisturbed_fast_rotation_B.csv.gz")
         let text = try Trace.text(contentsOf: fixtures + "/imu/broad/07_undisturbed_fast_rotation_B.csv.gz")
         let (samples, reference) = try Trace.readWithGroundTruth(text)
         let truth = try #require(reference)
