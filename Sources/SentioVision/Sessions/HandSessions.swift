@@ -70,6 +70,7 @@ public final class HandGestureSession: StreamSession {
 public final class PoseSession: StreamSession {
     public let landmarker: PoseLandmarker
     private var region: NormalizedRect?
+    private var score = 1.0
     private var frames = 0
     public private(set) var detections = 0
 
@@ -81,11 +82,13 @@ public final class PoseSession: StreamSession {
     public var workingBytes: Int { landmarker.workingBytes }
 
     public func process(_ frame: Image, time: Double) throws -> PosesObservation {
-        var pose = try region.flatMap { try landmarker.pose(in: frame, region: $0) }
+        // A tracked pose keeps the score of the detection that found it.
+        var pose = try region.flatMap { try landmarker.pose(in: frame, region: $0, score: score) }
         if pose == nil {
             detections += 1
             pose = try landmarker.pose(in: frame)
         }
+        score = pose?.score ?? 1
         region = pose.flatMap { PoseLandmarker.trackingRegion(from: $0, imageWidth: frame.width, imageHeight: frame.height) }
         defer { frames += 1 }
         return PosesObservation(frame: frames, time: time, width: frame.width, height: frame.height, poses: pose.map { [ObservedPose($0)] } ?? [])
@@ -93,6 +96,7 @@ public final class PoseSession: StreamSession {
 
     public func reset() {
         region = nil
+        score = 1
         frames = 0
     }
 }
