@@ -13,6 +13,22 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The server and its store only (never the toolkit's library targets): see docs/server.md.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+        .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.7.4"),
     ],
     targets: [
         // System libraries, found with pkg-config (Debian: libpng-dev, libjpeg62-turbo-dev, libwebp-dev).
@@ -42,11 +58,50 @@ let package = Package(
         .target(name: "SentioText", dependencies: ["CTesseract", "SentioImage"]),
         // Pokémon GO IV scanner: game data (Data/, made by scripts/make-pogo-data.py) and the calculator.
         .target(name: "IVScanner", dependencies: ["SentioImage", "SentioText"], resources: [.copy("Data")]),
+        // Persistence: SQLite embedded by default, PostgreSQL when servers share a database; one
+        // SQL path over both (sql-kit), versioned migrations. See docs/store.md.
+        .target(
+            name: "SentioStore",
+            dependencies: [
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
+        // QR codes for the terminal and the pairing page (Debian: libqrencode-dev).
+        .systemLibrary(
+            name: "CQRencode", pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"]), .brew(["qrencode"])]),
+        // The web platform: HTTP and WebSocket routes over the library's sessions, accounts, pages.
+        .target(
+            name: "SentioServer",
+            dependencies: [
+                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "SentioStore", "CQRencode",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            resources: [.copy("Public")]),
         .executableTarget(
             name: "sentio",
             dependencies: [
-                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner",
+                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "SentioServer", "SentioStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // Fixture lookup and a seeded generator, shared by the tests and the fuzzer.
         .target(name: "SentioTestSupport"),
@@ -61,6 +116,21 @@ let package = Package(
         .testTarget(name: "IVScannerTests", dependencies: ["IVScanner", "SentioTestSupport"], exclude: ["Data"]),
         // The CLI's JSON against outputs recorded before the library was reshaped (runs `sentio`).
         .testTarget(name: "SentioCLITests", dependencies: ["sentio", "SentioTestSupport"], exclude: ["Golden"]),
+        .testTarget(
+            name: "SentioStoreTests",
+            dependencies: [
+                "SentioStore", "SentioTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .testTarget(
+            name: "SentioServerTests",
+            dependencies: [
+                "SentioServer", "SentioStore", "SentioTestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+            ]),
         .testTarget(name: "SentioVisionTests", dependencies: ["SentioVision", "SentioImage", "SentioNeural", "SentioTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -147,3 +147,12 @@ extension Trait where Self == ConditionTrait {
         requires(names.map(Requirement.model), sourceLocation: sourceLocation)
     }
 }
+
+extension Requirement {
+    /// A PostgreSQL server for tests, as `postgres://…` in `SENTIO_TEST_POSTGRES`; `make test` runs
+    /// the suites that need one under `scripts/with-postgres`, which starts a throwaway server.
+    public static var postgres: Requirement {
+        let address = ProcessInfo.processInfo.environment["SENTIO_TEST_POSTGRES"].flatMap { $0.isEmpty ? nil : $0 }
+        return Requirement("a PostgreSQL server in SENTIO_TEST_POSTGRES (run under scripts/with-postgres)", at: address, isMet: address != nil)
+    }
+}

@@ -11,19 +11,12 @@ struct FaceCommand: ParsableCommand {
         abstract: "Face recognition: 128-number descriptors (dlib's ResNet), comparison, gallery search.",
         subcommands: [Detect.self, Embed.self, Compare.self, GalleryBench.self])
 
-    struct Box: Encodable { let x: Double, y: Double, width: Double, height: Double }
-    struct Face: Encodable { let box: Box, landmarks5: [[Double]], descriptor: [Float] }
-    struct Report: Encodable { let faces: [Face] }
 
     static func detector(_ name: String) throws -> FaceRecognizer.Detector {
         guard let d = FaceRecognizer.Detector(rawValue: name) else { throw ValidationError("--detector is blazeface or mmod, not '\(name)'") }
         return d
     }
 
-    static func box(_ r: DlibRectangle, width: Int, height: Int) -> Box {
-        let (w, h) = (Double(width), Double(height))
-        return Box(x: Double(r.left) / w, y: Double(r.top) / h, width: Double(r.width) / w, height: Double(r.height) / h)
-    }
 
     struct Detect: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -37,7 +30,7 @@ struct FaceCommand: ParsableCommand {
         @Option(help: "Run the whole pipeline N times in one process and print median/min/max ms.") var bench: Int?
         @Option(help: "Threads (default: all cores).") var threads: Int?
 
-        struct Found: Encodable { let box: Box, rect: [Int], confidence: Double? }
+        struct Found: Encodable { let box: FractionBox, rect: [Int], confidence: Double? }
         struct Report: Encodable { let width: Int, height: Int, faces: [Found] }
 
         func run() throws {
@@ -61,7 +54,7 @@ struct FaceCommand: ParsableCommand {
             let faces = try detect()
             if json {
                 return try JSONOutput.print(Report(width: rgb.width, height: rgb.height, faces: faces.map { r, c in
-                    Found(box: FaceCommand.box(r, width: rgb.width, height: rgb.height), rect: [r.left, r.top, r.right, r.bottom], confidence: c)
+                    Found(box: FractionBox(r, width: rgb.width, height: rgb.height), rect: [r.left, r.top, r.right, r.bottom], confidence: c)
                 }))
             }
             print("\(image): \(faces.count) face\(faces.count == 1 ? "" : "s")")
@@ -108,14 +101,7 @@ struct FaceCommand: ParsableCommand {
                 return try Bench.report(bench) { _ = try pipeline() }
             }
             let faces = try pipeline()
-            let (w, h) = (Double(photo.width), Double(photo.height))
-            if json {
-                try JSONOutput.print(Report(faces: faces.map { f in
-                    Face(box: FaceCommand.box(f.box, width: photo.width, height: photo.height),
-                         landmarks5: f.landmarks5.map { [Double($0.x) / w, Double($0.y) / h] }, descriptor: f.descriptor.values)
-                }))
-                return
-            }
+            if json { return try JSONOutput.print(EmbeddedFacesObservation(faces, width: photo.width, height: photo.height)) }
             print("\(image): \(faces.count) face\(faces.count == 1 ? "" : "s")")
             for (i, f) in faces.enumerated() {
                 let head = f.descriptor.values.prefix(4).map { String(format: "%.3f", $0) }.joined(separator: " ")
@@ -136,8 +122,6 @@ struct FaceCommand: ParsableCommand {
         @Option(help: "Run the whole comparison N times in one process and print median/min/max ms.") var bench: Int?
         @Option(help: "Threads (default: all cores).") var threads: Int?
 
-        struct Result: Encodable { let distance: Double, same: Bool }
-
         func run() throws {
             let recognizer = try FaceRecognizer(store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
             let photos = try [first, second].map { try ($0, ImageIO.read($0)) }
@@ -156,7 +140,7 @@ struct FaceCommand: ParsableCommand {
             }
             let distance = try compare()
             let same = distance < threshold
-            if json { return try JSONOutput.print(Result(distance: distance, same: same)) }
+            if json { return try JSONOutput.print(FaceComparison(distance: distance, same: same)) }
             print(String(format: "distance %.4f: %@", distance, same ? "same person" : "different people"))
         }
     }

@@ -59,15 +59,7 @@ struct IVCommand: ParsableCommand {
             let species: String, form: String, cp: Int, hp: Int, levels: [Double]
             let ivs: [IV]
             let percentRange: [Double]
-            struct IV: Encodable {
-                let level: Double, attack: Int, defense: Int, stamina: Int, percent: Double
-
-                /// A combination as printed: the IV percentage to one decimal.
-                init(_ c: IVCombination) {
-                    level = c.level; attack = c.attack; defense = c.defense; stamina = c.stamina
-                    percent = (c.percent * 10).rounded() / 10
-                }
-            }
+            typealias IV = ScanReport.IV
         }
 
         func run() throws {
@@ -131,34 +123,6 @@ struct IVCommand: ParsableCommand {
             try ImageIO.write(canvas, to: path)
         }
 
-        struct Out: Encodable {
-            let species: String?, form: String?, cp: Int?, hp: Int?, hpMax: Int?, stardustCost: Int?, candyCost: Int?, candyName: String?
-            /// "LUCKY POKÉMON" under the name (read from the screen).
-            let lucky: Bool?
-            /// The appraisal's three bars when the screen shows them (null otherwise).
-            let appraisal: AppraisalBars?
-            let levels: [Double], ivs: [Calc.Result.IV]
-            /// The exact level: the dot's (with `--trainer-level`), else the only one the
-            /// readings allow; null when neither fixes it.
-            let level: Double?
-            /// Where the arc's dot sits, 0 at level 1 to 1 at the highest level (null: no arc found).
-            let arcFraction: Double?
-            let fields: [String: FieldOut]
-            struct FieldOut: Encodable { let text: String, confidence: Double, box: [Int] }
-
-            enum Key: String, CodingKey { case species, form, cp, hp, hpMax, stardustCost, candyCost, candyName, lucky, appraisal, levels, level, ivs, arcFraction, fields }
-            /// Every key always present (null when not read), as the README promises.
-            func encode(to encoder: Encoder) throws {
-                var c = encoder.container(keyedBy: Key.self)
-                try c.encode(species, forKey: .species); try c.encode(form, forKey: .form); try c.encode(cp, forKey: .cp); try c.encode(hp, forKey: .hp)
-                try c.encode(candyCost, forKey: .candyCost); try c.encode(candyName, forKey: .candyName); try c.encode(lucky, forKey: .lucky)
-                try c.encode(appraisal, forKey: .appraisal)
-                try c.encode(hpMax, forKey: .hpMax); try c.encode(stardustCost, forKey: .stardustCost); try c.encode(levels, forKey: .levels)
-                try c.encode(level, forKey: .level)
-                try c.encode(ivs, forKey: .ivs); try c.encode(arcFraction, forKey: .arcFraction); try c.encode(fields, forKey: .fields)
-            }
-        }
-
         func run() throws {
             let date = try IVCommand.date(statsAsOf)
             // The library's rule checks the trainer level (before the screenshot is read).
@@ -175,16 +139,9 @@ struct IVCommand: ParsableCommand {
                 guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
                 return try Bench.report(bench) { _ = try scan() }
             }
-            let result = try scan(), reading = result.reading, found = result.combinations
+            let result = try scan(), found = result.combinations
             if let annotate { try draw(screen, result, to: annotate) }
-            let out = Out(species: result.species?.name, form: result.species?.form, cp: reading.cp, hp: reading.hp, hpMax: reading.hpMax,
-                          stardustCost: reading.stardust, candyCost: reading.candyCost, candyName: reading.candyName, lucky: reading.lucky,
-                          appraisal: reading.appraisal,
-                          levels: Set(found.map(\.level)).sorted(),
-                          ivs: found.map(Calc.Result.IV.init),
-                          level: result.level,
-                          arcFraction: reading.arc.map { ($0.fraction * 10000).rounded() / 10000 },
-                          fields: reading.fields.mapValues { .init(text: $0.text, confidence: $0.confidence, box: [$0.box.x, $0.box.y, $0.box.width, $0.box.height]) })
+            let out = ScanReport(result)
             if json { return try JSONOutput.print(out) }
             let levels = out.levels.map { String($0) }.joined(separator: ", ")
             print("\(out.species ?? "?") CP \(out.cp.map(String.init) ?? "?") HP \(out.hp.map(String.init) ?? "?")/\(out.hpMax.map(String.init) ?? "?") stardust \(out.stardustCost.map(String.init) ?? "?"): \(found.count) IV combinations" + (levels.isEmpty ? out.level.map { ", level \($0)" } ?? "" : ", level \(levels)"))

@@ -9,7 +9,7 @@ struct Sentio: AsyncParsableCommand {
         commandName: "sentio",
         abstract: "Perception and motion sensing for Swift: images, models, faces, hands, motion.",
         version: "0.1.0",
-        subcommands: [FacesCommand.self, FaceCommand.self, HandsCommand.self, PoseCommand.self, GesturesCommand.self, StreamsCommand.self, MotionCommand.self, IVCommand.self, ImageCommand.self, ModelCommand.self, ModelsCommand.self])
+        subcommands: [FacesCommand.self, FaceCommand.self, HandsCommand.self, PoseCommand.self, GesturesCommand.self, StreamsCommand.self, MotionCommand.self, IVCommand.self, ImageCommand.self, ModelCommand.self, ModelsCommand.self, ServeCommand.self, AdminCommand.self])
 
     static func main() async {
         singleThreadedOpenMP()
@@ -24,7 +24,8 @@ struct Sentio: AsyncParsableCommand {
     static func singleThreadedOpenMP() {
         #if os(Linux)
         let arguments = CommandLine.arguments
-        guard arguments.count > 1, arguments[1] == "iv", getenv("OMP_THREAD_LIMIT") == nil else { return }
+        // `serve` scans screenshots too (POST /api/v1/iv/scan).
+        guard arguments.count > 1, ["iv", "serve"].contains(arguments[1]), getenv("OMP_THREAD_LIMIT") == nil else { return }
         setenv("OMP_THREAD_LIMIT", "1", 1)
         var argv = arguments.map { strdup($0) } + [nil]
         execv("/proc/self/exe", &argv)

@@ -1,0 +1,83 @@
+import HTTPTypes
+import SentioStore
+
+/// Who may call a route.
+public enum Access: Sendable, Equatable {
+    /// Anyone, signed in or not (the stills, the games' streams, pairing).
+    case anyone
+    /// Any signed-in user.
+    case signedIn
+    /// Signed-in users with one of these roles.
+    case roles(Set<Role>)
+    /// The user the path's `{id}` names, or a user with one of these roles.
+    case selfOr(Set<Role>)
+}
+
+/// One row of the access table.
+public struct RouteRule: Sendable, Equatable {
+    public var method: HTTPRequest.Method
+    /// The path as registered, parameters in braces: `/api/v1/users/{id}`.
+    public var path: String
+    public var access: Access
+    /// Whether it is a WebSocket upgrade (GET) rather than a plain request.
+    public var webSocket = false
+}
+
+/// Who may call what: the one table of the server. Every route the server registers must be
+/// here (registration checks it at start), and the role test walks every row with every role.
+public enum AccessTable {
+    public static let rules: [RouteRule] = [
+        RouteRule(method: .get, path: "/healthz", access: .anyone),
+        RouteRule(method: .get, path: "/metrics", access: .anyone),
+        RouteRule(method: .get, path: "/api/v1/openapi.json", access: .anyone),
+        // Stills: guests may use them (rate-limited per client).
+        RouteRule(method: .post, path: "/api/v1/faces", access: .anyone),
+        RouteRule(method: .post, path: "/api/v1/hands", access: .anyone),
+        RouteRule(method: .post, path: "/api/v1/pose", access: .anyone),
+        RouteRule(method: .post, path: "/api/v1/faces/embed", access: .anyone),
+        RouteRule(method: .post, path: "/api/v1/faces/compare", access: .anyone),
+        RouteRule(method: .post, path: "/api/v1/iv/scan", access: .anyone),
+        // Accounts.
+        RouteRule(method: .post, path: "/api/v1/session", access: .anyone),
+        RouteRule(method: .get, path: "/api/v1/session", access: .signedIn),
+        RouteRule(method: .delete, path: "/api/v1/session", access: .signedIn),
+        RouteRule(method: .get, path: "/api/v1/users", access: .roles([.admin])),
+        RouteRule(method: .post, path: "/api/v1/users", access: .roles([.admin])),
+        RouteRule(method: .get, path: "/api/v1/users/{id}", access: .selfOr([.admin])),
+        RouteRule(method: .delete, path: "/api/v1/users/{id}", access: .selfOr([.admin])),
+        RouteRule(method: .get, path: "/api/v1/audit", access: .roles([.admin])),
+        // Pairing.
+        RouteRule(method: .post, path: "/api/v1/rooms", access: .anyone),
+        RouteRule(method: .get, path: "/api/v1/rooms/{code}", access: .anyone),
+        RouteRule(method: .get, path: "/api/v1/rooms/{code}/events", access: .anyone, webSocket: true),
+        // Live streams.
+        RouteRule(method: .get, path: "/api/v1/stream/faces", access: .anyone, webSocket: true),
+        RouteRule(method: .get, path: "/api/v1/stream/hands", access: .anyone, webSocket: true),
+        RouteRule(method: .get, path: "/api/v1/stream/pose", access: .anyone, webSocket: true),
+        RouteRule(method: .get, path: "/api/v1/stream/motion", access: .anyone, webSocket: true),
+    ]
+
+    /// The rule for a registered route; stops the server at start when a route is missing.
+    static func rule(_ method: HTTPRequest.Method, _ path: String) -> RouteRule {
+        guard let rule = rules.first(where: { $0.method == method && $0.path == path }) else {
+            preconditionFailure("route \(method) \(path) is not in the access table (AccessTable.rules)")
+        }
+        return rule
+    }
+
+    /// Whether `identity` may call a route with `rule`; `pathID` is the `{id}` of the path.
+    public static func decide(_ rule: RouteRule, identity: User?, pathID: String?) -> Decision {
+        switch rule.access {
+        case .anyone: return .allowed
+        case .signedIn: return identity == nil ? .signInRequired : .allowed
+        case .roles(let roles):
+            guard let identity else { return .signInRequired }
+            return roles.contains(identity.role) ? .allowed : .forbidden
+        case .selfOr(let roles):
+            guard let identity else { return .signInRequired }
+            return roles.contains(identity.role) || identity.id == pathID ? .allowed : .forbidden
+        }
+    }
+
+    public enum Decision: Sendable, Equatable { case allowed, signInRequired, forbidden }
+}

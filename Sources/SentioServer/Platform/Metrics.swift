@@ -1,0 +1,46 @@
+import Foundation
+import Prometheus
+
+/// The server's Prometheus metrics, served at `/metrics`: per-route latency, per-stream frames,
+/// failures and drops, streams and sessions open. One registry per server (not the process-wide
+/// metrics system, so tests can run several servers in one process).
+public final class ServerMetrics: Sendable {
+    public let registry = PrometheusCollectorRegistry()
+    static let latencyBuckets: [Duration] = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000].map { .milliseconds($0) }
+
+    func requestFinished(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeDurationHistogram(name: "sentio_http_request_duration_seconds",
+                                       labels: [("route", route), ("method", method)], buckets: Self.latencyBuckets)
+            .recordNanoseconds(Int64(duration.milliseconds * 1e6))
+        registry.makeCounter(name: "sentio_http_requests_total", labels: [("route", route), ("method", method), ("status", String(status))])
+            .increment()
+    }
+
+    func streamOpened(_ kind: StreamKind) {
+        registry.makeGauge(name: "sentio_streams_open", labels: [("stream", kind.rawValue)]).increment()
+        registry.makeCounter(name: "sentio_streams_total", labels: [("stream", kind.rawValue)]).increment()
+    }
+
+    func streamClosed(_ kind: StreamKind) {
+        registry.makeGauge(name: "sentio_streams_open", labels: [("stream", kind.rawValue)]).decrement()
+    }
+
+    func streamRefused(reason: String) {
+        registry.makeCounter(name: "sentio_streams_refused_total", labels: [("reason", reason)]).increment()
+    }
+
+    func frameProcessed(_ kind: StreamKind, failed: Bool) {
+        registry.makeCounter(name: failed ? "sentio_stream_frames_failed_total" : "sentio_stream_frames_total",
+                             labels: [("stream", kind.rawValue)]).increment()
+    }
+
+    func frameDropped(_ kind: StreamKind) {
+        registry.makeCounter(name: "sentio_stream_frames_dropped_total", labels: [("stream", kind.rawValue)]).increment()
+    }
+
+    func sessions(open count: Int) {
+        registry.makeGauge(name: "sentio_sessions_open").set(Double(count))
+    }
+
+    func loginFailed() { registry.makeCounter(name: "sentio_logins_failed_total").increment() }
+}

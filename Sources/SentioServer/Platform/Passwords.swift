@@ -1,0 +1,46 @@
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+import NIOPosix
+
+/// Password hashing with bcrypt, off the event loops (a hash takes about a quarter second).
+struct Passwords: Sendable {
+    let cost: UInt8
+    /// Checked when the user name is unknown, so a wrong name takes as long as a wrong password.
+    let decoy: String
+
+    init(cost: UInt8) {
+        self.cost = cost
+        self.decoy = Bcrypt.hash("not a password", cost: cost)
+    }
+
+    func hash(_ password: String) async throws -> String {
+        let cost = self.cost
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: cost) }
+    }
+
+    func verify(_ password: String, hash: String?) async throws -> Bool {
+        let stored = hash ?? decoy
+        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(password, hash: stored) }
+        return matches && hash != nil
+    }
+
+    /// What a password must be: 10 to 200 characters.
+    static func problem(with password: String) -> String? {
+        if password.count < 10 { return "a password needs at least 10 characters" }
+        if password.utf8.count > 200 { return "a password has at most 200 characters" }
+        return nil
+    }
+}
+
+/// Session tokens: 256 random bits for the cookie, stored only as their SHA-256.
+enum SessionToken {
+    static func make() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import SentioNeural
+import SentioStore
+
+/// Everything the routes share: the store and its repositories, the models and compute threads,
+/// the room hub, limits, rate limiters and metrics.
+public final class Platform: Sendable {
+    public let store: Store
+    public let perception: Perception
+    public let limits: Limits
+    public let metrics = ServerMetrics()
+    let accounts: Accounts
+    let rooms: Rooms
+    let hub: RoomHub
+    let passwords: Passwords
+    let stillsLimiter: TokenBuckets
+    let loginFailures: FailureWindow
+    let streamSlots: StreamSlots
+    /// The folder of pages and the OpenAPI document.
+    let publicDirectory: String
+    /// Whether cookies are marked Secure (the server speaks HTTPS).
+    let secureCookies: Bool
+
+    public init(store: Store, perception: Perception, limits: Limits, publicDirectory: String, secureCookies: Bool, logger: Logger) {
+        self.store = store
+        self.perception = perception
+        self.limits = limits
+        self.publicDirectory = publicDirectory
+        self.secureCookies = secureCookies
+        accounts = Accounts(store: store)
+        rooms = Rooms(store: store)
+        hub = RoomHub(broadcaster: Broadcaster(store: store), logger: logger)
+        passwords = Passwords(cost: limits.bcryptCost)
+        stillsLimiter = TokenBuckets(burst: limits.stillsBurst, perSecond: limits.stillsPerSecond)
+        loginFailures = FailureWindow(limit: limits.loginFailures, seconds: limits.loginWindowSeconds)
+        streamSlots = StreamSlots(limits: limits)
+    }
+
+    /// Makes a user (what `sentio admin create` does); the error says what to change.
+    public func createUser(username: String, displayName: String?, role: Role, password: String) async throws -> User {
+        try await AccountRoutes(platform: self).createUser(.init(username: username, displayName: displayName, role: role, password: password), actor: nil)
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Hummingbird
+import SentioStore
+
+/// Sign-in sessions and user administration.
+///
+/// `POST /api/v1/session` {username, password} signs in: an HttpOnly, SameSite=Strict cookie
+/// carries the session, and the answer carries the CSRF token that unsafe requests echo in
+/// `X-CSRF-Token`. Failed sign-ins are limited per client address and per user name.
+struct AccountRoutes {
+    let platform: Platform
+
+    struct Credentials: Decodable { var username: String; var password: String }
+    struct SessionInfo: Encodable { var user: User; var csrfToken: String; var expiresAt: Int64? }
+    struct NewUser: Decodable { var username: String; var displayName: String?; var role: Role; var password: String }
+
+    func register(on router: Router<AppContext>) {
+        router.route(.post, "/api/v1/session") { request, context in
+            let credentials = try await decode(Credentials.self, request, context)
+            let name = credentials.username.lowercased()
+            for key in ["client " + context.client, "user " + name] {
+                if let wait = platform.loginFailures.blocked(key) {
+                    throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))],
+                                    message: "too many failed sign-ins; try again in \(Int(wait.rounded(.up))) s")
+                }
+            }
+            let found = try await platform.accounts.credentials(username: name)
+            guard try await platform.passwords.verify(credentials.password, hash: found?.passwordHash), let user = found?.user else {
+                platform.loginFailures.fail("client " + context.client)
+                platform.loginFailures.fail("user " + name)
+                platform.metrics.loginFailed()
+                throw HTTPError(.unauthorized, message: "wrong user name or password")
+            }
+            platform.loginFailures.clear("user " + name)
+            let token = SessionToken.make(), csrf = SessionToken.make()
+            let now = Clock.milliseconds()
+            let record = SessionRecord(tokenHash: SessionToken.hash(token), userID: user.id, csrfToken: csrf, createdAt: now,
+                                       expiresAt: now + Int64(platform.limits.sessionSeconds * 1000))
+            try await platform.accounts.createSession(record)
+            var response = try Response.json(SessionInfo(user: user, csrfToken: csrf, expiresAt: record.expiresAt))
+            response.setCookie(Cookie(name: SessionMiddleware.cookie, value: token, maxAge: Int(platform.limits.sessionSeconds),
+                                      path: "/", secure: platform.secureCookies, httpOnly: true, sameSite: .strict))
+            return response
+        }
+        router.route(.get, "/api/v1/session") { _, context in
+            let identity = try signedIn(context)
+            return try Response.json(SessionInfo(user: identity.user, csrfToken: identity.csrfToken, expiresAt: nil))
+        }
+        router.route(.delete, "/api/v1/session") { _, context in
+            let identity = try signedIn(context)
+            try await platform.accounts.deleteSession(tokenHash: identity.tokenHash)
+            var response = Response(status: .noContent)
+            response.setCookie(Cookie(name: SessionMiddleware.cookie, value: "", maxAge: 0, path: "/",
+                                      secure: platform.secureCookies, httpOnly: true, sameSite: .strict))
+            return response
+        }
+        router.route(.get, "/api/v1/users") { _, _ in
+            try Response.json(try await platform.accounts.users())
+        }
+        router.route(.post, "/api/v1/users") { request, context in
+            let new = try await decode(NewUser.self, request, context)
+            let user = try await createUser(new, actor: context.identity?.user.id)
+            return try Response.json(user, status: .created)
+        }
+        router.route(.get, "/api/v1/users/{id}") { _, context in
+            let id = try context.parameters.require("id")
+            guard let user = try await platform.accounts.user(id: id) else { throw HTTPError(.notFound, message: "no user \(id)") }
+            return try Response.json(user)
+        }
+        router.route(.delete, "/api/v1/users/{id}") { _, context in
+            let id = try context.parameters.require("id")
+            do {
+                try await platform.accounts.delete(id: id, actor: context.identity?.user.id)
+            } catch StoreError.notFound {
+                throw HTTPError(.notFound, message: "no user \(id)")
+            }
+            return Response(status: .noContent)
+        }
+        router.route(.get, "/api/v1/audit") { request, _ in
+            let query = try Query(request, allowed: ["limit"])
+            return try Response.json(try await Audit.recent(platform.store, limit: try query.int("limit", in: 1...1000) ?? 100))
+        }
+    }
+
+    /// Validates and stores a new user (also `sentio admin create`).
+    func createUser(_ new: NewUser, actor: String?) async throws -> User {
+        let name = new.username.trimmingCharacters(in: .whitespaces)
+        guard (3...40).contains(name.count), name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
+            throw HTTPError(.badRequest, message: "a user name has 3 to 40 letters, digits, dots, dashes or underscores")
+        }
+        if let problem = Passwords.problem(with: new.password) { throw HTTPError(.badRequest, message: problem) }
+        let display = (new.displayName ?? name).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard (1...100).contains(display.count) else { throw HTTPError(.badRequest, message: "a display name has 1 to 100 characters") }
+        do {
+            return try await platform.accounts.create(username: name, displayName: display, role: new.role,
+                                                      passwordHash: try await platform.passwords.hash(new.password), actor: actor)
+        } catch let error as StoreError {
+            if case .conflict = error { throw HTTPError(.conflict, message: error.description) }
+            throw error
+        }
+    }
+
+    func signedIn(_ context: AppContext) throws -> Identity {
+        guard let identity = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
+        return identity
+    }
+}
+
+/// A JSON body of at most 64 KiB, decoded with the reason in the 400 when it does not fit.
+func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: AppContext) async throws -> T {
+    guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
+        throw HTTPError(.unsupportedMediaType, message: "send JSON with Content-Type application/json")
+    }
+    let body: ByteBuffer
+    do { body = try await request.body.collect(upTo: 64 << 10) } catch {
+        throw HTTPError(.contentTooLarge, message: "a JSON body has at most 64 KiB")
+    }
+    do {
+        return try JSONDecoder().decode(T.self, from: body)
+    } catch {
+        throw HTTPError(.badRequest, message: describe(decoding: error))
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import IVScanner
+import SentioImage
+import SentioNeural
+import SentioVision
+
+/// The models and compute threads every route and stream shares: models are loaded once from
+/// the model store and shared read-only; CPU work runs on ``ComputeThreads`` (one per core), never
+/// on the server's event loops or the cooperative pool.
+public final class Perception: Sendable {
+    public let store: ModelStore
+    let threads: ComputeThreads
+    let workers: [StillWorker]
+
+    /// `threads` compute threads (default one per core) over the models in `store`.
+    public init(store: ModelStore, threads: Int? = nil) {
+        self.store = store
+        self.threads = ComputeThreads(count: threads)
+        self.workers = self.threads.threads.map { StillWorker(store: store, thread: $0) }
+    }
+
+    /// The worker for the next still, taken in turn.
+    func nextWorker() -> StillWorker {
+        let thread = threads.nextThread()
+        return workers.first { $0.thread === thread } ?? workers[0]
+    }
+
+    /// Loads the models the streams and stills use, so the first request does not pay for it and
+    /// a missing model stops the server at start with the command that fetches it.
+    public func preload() throws {
+        for name in ["face_detection_short_range", "face_landmark", "hand_landmark_full", "palm_detection_full",
+                     "pose_detection", "pose_landmark_full"] {
+            _ = try store.model(name)
+        }
+    }
+
+    public func stop() { threads.stop() }
+}
+
+/// Runs CPU work on one compute thread: the actor's executor is the thread.
+actor ComputeActor {
+    let thread: ComputeThread
+    nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+    init(thread: ComputeThread) { self.thread = thread }
+}
+
+/// One compute thread's pipelines for stills, made on first use and kept (they are not
+/// thread-safe, so each thread has its own).
+actor StillWorker {
+    let store: ModelStore
+    let thread: ComputeThread
+    nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+
+    private var faceLandmarkers: [String: FaceLandmarker] = [:]
+    private var handLandmarkers: [String: HandLandmarker] = [:]
+    private var poseLandmarker: PoseLandmarker?
+    private var recognizer: FaceRecognizer?
+    private var scanner: ScreenScanner?
+
+    init(store: ModelStore, thread: ComputeThread) {
+        self.store = store
+        self.thread = thread
+    }
+
+    func faces(_ photo: Image, model: FaceDetector.Model, minScore: Double?, iris: Bool) throws -> FacesObservation {
+        let key = "\(model.rawValue) \(minScore ?? -1) \(iris)"
+        let landmarker = try faceLandmarkers[key] ?? FaceLandmarker(model: model, minScore: minScore, refineIrises: iris, store: store, threads: 1)
+        faceLandmarkers[key] = landmarker
+        let found = try landmarker.faces(in: photo)
+        return FacesObservation(still: found.map { Face(detection: $0.detection, landmarks: $0.landmarks) }, width: photo.width, height: photo.height)
+    }
+
+    func hands(_ photo: Image, model: HandLandmarker.Model, maxHands: Int) throws -> HandsObservation {
+        let key = "\(model.rawValue) \(maxHands)"
+        let landmarker: HandLandmarker
+        if let cached = handLandmarkers[key] {
+            landmarker = cached
+        } else {
+            landmarker = try HandLandmarker(model: model, maxHands: maxHands, store: store, threads: 1)
+            landmarker.pose = try PoseLandmarker(store: store, threads: 1)
+            handLandmarkers[key] = landmarker
+        }
+        let hands = try landmarker.hands(in: photo)
+        return HandsObservation(width: photo.width, height: photo.height, hands: hands.map(ObservedHand.init))
+    }
+
+    func pose(_ photo: Image) throws -> PosesObservation {
+        let landmarker = try poseLandmarker ?? PoseLandmarker(store: store, threads: 1)
+        poseLandmarker = landmarker
+        let poses = try landmarker.pose(in: photo).map { [$0] } ?? []
+        return PosesObservation(width: photo.width, height: photo.height, poses: poses.map(ObservedPose.init))
+    }
+
+    func embed(_ photo: Image, detector: FaceRecognizer.Detector, upsample: Int, jitter: Int) throws -> EmbeddedFacesObservation {
+        let recognizer = try self.recognizer ?? FaceRecognizer(store: store, threads: 1)
+        self.recognizer = recognizer
+        let faces = try recognizer.recognizeAll(photo, jitter: jitter, detector: detector, upsample: upsample)
+        return EmbeddedFacesObservation(faces, width: photo.width, height: photo.height)
+    }
+
+    /// The largest face's descriptor, nil when no face is found.
+    func descriptor(_ photo: Image, jitter: Int) throws -> FaceDescriptor? {
+        let recognizer = try self.recognizer ?? FaceRecognizer(store: store, threads: 1)
+        self.recognizer = recognizer
+        return try recognizer.recognizeAll(photo, jitter: jitter).first?.descriptor
+    }
+
+    func scan(_ screen: Image, trainerLevel: Int?, statsAsOf: GameDate?) throws -> ScanReport {
+        let scanner = try self.scanner ?? ScreenScanner()
+        self.scanner = scanner
+        return ScanReport(try scanner.scan(screen, trainerLevel: trainerLevel, statsAsOf: statsAsOf))
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import SentioMotion
+import SentioNeural
+
+/// One WebSocket stream: a reader that takes frames off the socket into a one-slot mailbox
+/// (the newest wins), and a worker that processes them one at a time on the stream's compute
+/// thread and writes one reply per frame. A client that never reads stalls only its own worker;
+/// its memory stays one waiting frame.
+struct StreamConnection {
+    let kind: StreamKind
+    let options: StreamOptions
+    let platform: Platform
+    let logger: Logger
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let room = try await joinRoom(outbound: outbound)
+        platform.metrics.streamOpened(kind)
+        defer { platform.metrics.streamClosed(kind) }
+        if kind == .motion {
+            try await runMotion(inbound: inbound, outbound: outbound, room: room)
+        } else {
+            try await runImages(inbound: inbound, outbound: outbound, room: room)
+        }
+    }
+
+    /// The room this stream publishes into, if it named one; an error reply and nil otherwise.
+    private func joinRoom(outbound: WebSocketOutboundWriter) async throws -> String? {
+        guard let code = options.room else { return nil }
+        guard try await platform.rooms.find(code) != nil else {
+            try await outbound.writeTextMessage(try JSON.string(StreamError("unknown_room", "no open room \(code); open one on the desktop page")))
+            try await outbound.close(.policyViolation, reason: "unknown room")
+            throw CancellationError()
+        }
+        await platform.hub.publish(room: code, json: try JSON.string(RoomEvent(event: "joined", stream: kind.rawValue)))
+        return code
+    }
+
+    private func runImages(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, room: String?) async throws {
+        let worker = try ImageStreamWorker(kind: kind, options: options, store: platform.perception.store,
+                                           thread: platform.perception.threads.nextThread(), limits: platform.limits)
+        let mailbox = FrameMailbox<(ByteBuffer, Int, Double)>()
+        let started = ContinuousClock.now
+        let kind = self.kind, metrics = platform.metrics, hub = platform.hub
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // The worker: newest frame in, one reply out.
+                while let (bytes, frame, time) = await mailbox.take() {
+                    let reply = await worker.handle(bytes, frame: frame, time: time, dropped: mailbox.dropped)
+                    metrics.frameProcessed(kind, failed: reply.failed)
+                    try await outbound.writeTextMessage(reply.json)
+                    if let room, !reply.failed { await hub.publish(room: room, json: reply.json) }
+                }
+            }
+            // The reader.
+            var frame = 0
+            do {
+                for try await message in inbound.messages(maxSize: platform.limits.maxFrameBytes) {
+                    switch message {
+                    case .binary(let bytes):
+                        frame += 1
+                        let time = (ContinuousClock.now - started).milliseconds / 1000
+                        if mailbox.put((bytes, frame, time)) { metrics.frameDropped(kind) }
+                    case .text(let text):
+                        try await control(text, worker: worker, outbound: outbound)
+                    }
+                }
+            } catch {
+                mailbox.close()
+                throw error
+            }
+            mailbox.close()
+            try await group.waitForAll()
+        }
+    }
+
+    /// Text on an image stream: `{"type": "reset"}` forgets what was tracked; anything else is
+    /// answered with an error and ignored.
+    private func control(_ text: String, worker: ImageStreamWorker, outbound: WebSocketOutboundWriter) async throws {
+        struct Control: Decodable { var type: String }
+        if text.utf8.count <= 1024, let control = try? JSONDecoder().decode(Control.self, from: Data(text.utf8)), control.type == "reset" {
+            await worker.reset()
+            return
+        }
+        try await outbound.writeTextMessage(try JSON.string(StreamError("bad_message", "\(kind.rawValue) streams take binary JPEG, PNG or WebP frames; the only text message is {\"type\": \"reset\"}")))
+    }
+
+    private func runMotion(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, room: String?) async throws {
+        let session = MotionSession()
+        var last: Double?
+        var batch = 0
+        for try await message in inbound.messages(maxSize: platform.limits.maxMotionMessageBytes) {
+            guard case .text(let text) = message else {
+                try await outbound.writeTextMessage(try JSON.string(StreamError("bad_message", "the motion stream takes JSON text messages of samples")))
+                continue
+            }
+            batch += 1
+            let started = ContinuousClock.now
+            let samples: [IMUSample]
+            do {
+                samples = try MotionMessage.parse(text, after: last)
+            } catch {
+                platform.metrics.frameProcessed(.motion, failed: true)
+                var reply = error
+                reply.frame = batch
+                try await outbound.writeTextMessage(try JSON.string(reply))
+                continue
+            }
+            guard !samples.isEmpty else { continue }
+            last = samples.last?.time
+            var events: [MotionEvent] = []
+            var observation: MotionObservation?
+            for sample in samples {
+                let o = session.process(sample)
+                events += o.events
+                observation = o
+            }
+            guard var observation else { continue }
+            observation.events = events
+            let json = try JSON.string(StreamReply(stream: "motion", frame: batch, dropped: 0,
+                                                   serverMs: (ContinuousClock.now - started).milliseconds, observation: observation))
+            platform.metrics.frameProcessed(.motion, failed: false)
+            try await outbound.writeTextMessage(json)
+            if let room { await platform.hub.publish(room: room, json: json) }
+        }
+    }
+}
+
+/// Something that happened in a room, for the desktop page.
+struct RoomEvent: Encodable {
+    var type = "room"
+    var event: String
+    var stream: String
+}

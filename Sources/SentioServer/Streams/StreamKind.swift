@@ -1,0 +1,146 @@
+import Foundation
+import NIOCore
+import SentioImage
+import SentioNeural
+import SentioVision
+
+/// The live streams the server offers, each backed by a library session.
+public enum StreamKind: String, Sendable, CaseIterable {
+    case faces, hands, pose, motion
+
+    var takesImages: Bool { self != .motion }
+}
+
+/// What a stream answers for each frame or sample batch it processed (the observation is the
+/// library's JSON vocabulary, docs/json.md).
+struct StreamReply<Observation: Encodable & Sendable>: Encodable, Sendable {
+    var type = "observation"
+    var stream: String
+    /// The frame's number on this connection (counting from 1, dropped frames included).
+    var frame: Int
+    /// Frames dropped so far on this connection because newer ones arrived first.
+    var dropped: Int
+    /// Server time for this frame: decoding, perception and encoding, in milliseconds.
+    var serverMs: Double
+    var observation: Observation
+}
+
+/// A typed error on a stream; the connection stays open unless `closing` says otherwise.
+struct StreamError: Encodable, Sendable, Error {
+    var type = "error"
+    /// `bad_frame`, `too_large`, `bad_message`, `unknown_room`, `too_many_streams`, …
+    var code: String
+    var message: String
+    var frame: Int?
+
+    init(_ code: String, _ message: String, frame: Int? = nil) {
+        self.code = code
+        self.message = message
+        self.frame = frame
+    }
+}
+
+/// One image stream's session, on the compute thread it was given; decodes, perceives and
+/// encodes there, so the event loop only moves bytes.
+actor ImageStreamWorker {
+    nonisolated let thread: ComputeThread
+    nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+    private let process: (Image, Double) throws -> any (Encodable & Sendable)
+    private let resetSession: () -> Void
+    let kind: StreamKind
+    let limits: Limits
+
+    init(kind: StreamKind, options: StreamOptions, store: ModelStore, thread: ComputeThread, limits: Limits) throws {
+        self.thread = thread
+        self.kind = kind
+        self.limits = limits
+        switch kind {
+        case .faces:
+            var configuration = FaceSession.Configuration()
+            configuration.maxFaces = options.maxFaces
+            configuration.irises = options.iris
+            let session = try FaceSession(configuration: configuration, store: store)
+            process = { try session.process($0, time: $1) }
+            resetSession = { session.reset() }
+        case .hands:
+            let session = try HandSession(maxHands: options.maxHands, store: store)
+            process = { try session.process($0, time: $1) }
+            resetSession = { session.reset() }
+        case .pose:
+            let session = try PoseSession(store: store)
+            process = { try session.process($0, time: $1) }
+            resetSession = { session.reset() }
+        case .motion:
+            preconditionFailure("motion streams take samples, not images")
+        }
+    }
+
+    /// The reply (or typed error) for one encoded frame, as JSON text.
+    func handle(_ bytes: ByteBuffer, frame: Int, time: Double, dropped: Int) -> (json: String, failed: Bool) {
+        let started = ContinuousClock.now
+        do {
+            let image = try ImageIO.decode(Array(buffer: bytes), source: "frame \(frame)",
+                                           options: DecodeOptions(maxPixels: limits.maxImagePixels))
+            let observation = try process(image, time)
+            let ms = (ContinuousClock.now - started).milliseconds
+            return (try JSON.string(StreamReply(stream: kind.rawValue, frame: frame, dropped: dropped, serverMs: ms, observation: AnyEncodable(observation))), false)
+        } catch {
+            let reply = StreamError("bad_frame", "\(error)", frame: frame)
+            return ((try? JSON.string(reply)) ?? #"{"type":"error","code":"bad_frame"}"#, true)
+        }
+    }
+
+    func reset() { resetSession() }
+}
+
+/// Options a stream takes as query parameters at connection.
+struct StreamOptions: Sendable {
+    var maxFaces = 1
+    var iris = false
+    var maxHands = 2
+    var room: String?
+
+    init(query: [String: String]) throws(StreamError) {
+        if let text = query["maxFaces"] {
+            guard let n = Int(text), (1...8).contains(n) else { throw StreamError("bad_option", "maxFaces is a whole number from 1 to 8") }
+            maxFaces = n
+        }
+        if let text = query["maxHands"] {
+            guard let n = Int(text), (1...4).contains(n) else { throw StreamError("bad_option", "maxHands is a whole number from 1 to 4") }
+            maxHands = n
+        }
+        if let text = query["iris"] {
+            guard let flag = Bool(text) else { throw StreamError("bad_option", "iris is true or false") }
+            iris = flag
+        }
+        room = query["room"]
+    }
+}
+
+/// Wraps an existential so a generic envelope can encode it.
+struct AnyEncodable: Encodable, Sendable {
+    let value: any (Encodable & Sendable)
+    init(_ value: any (Encodable & Sendable)) { self.value = value }
+    func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
+
+enum JSON {
+    static func string(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func data(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
+    }
+}
+
+extension Duration {
+    var milliseconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

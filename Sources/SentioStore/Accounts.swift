@@ -1,0 +1,212 @@
+import Foundation
+import SQLKit
+
+/// What a signed-in person may do. A guest (signed out) has no role.
+public enum Role: String, Sendable, Codable, CaseIterable, Comparable {
+    case admin, professor, student, player
+
+    public static func < (a: Role, b: Role) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}
+
+/// A person with an account. The password hash never leaves the store's repository except to be
+/// checked.
+public struct User: Sendable, Codable, Equatable {
+    public var id: String
+    public var username: String
+    public var displayName: String
+    public var role: Role
+    public var createdAt: Int64
+
+    public init(id: String, username: String, displayName: String, role: Role, createdAt: Int64) {
+        self.id = id
+        self.username = username
+        self.displayName = displayName
+        self.role = role
+        self.createdAt = createdAt
+    }
+}
+
+/// A signed-in browser: found by the SHA-256 of its cookie's token.
+public struct SessionRecord: Sendable, Equatable {
+    public var tokenHash: String
+    public var userID: String
+    public var csrfToken: String
+    public var createdAt: Int64
+    public var expiresAt: Int64
+
+    public init(tokenHash: String, userID: String, csrfToken: String, createdAt: Int64, expiresAt: Int64) {
+        self.tokenHash = tokenHash
+        self.userID = userID
+        self.csrfToken = csrfToken
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// Users, their sign-in sessions and the audit trail.
+public struct Accounts: Sendable {
+    let store: Store
+
+    public init(store: Store) { self.store = store }
+
+    /// Adds a user; fails with ``StoreError/conflict(_:)`` when the name is taken (names compare
+    /// case-insensitively: they are stored lower-cased).
+    public func create(username: String, displayName: String, role: Role, passwordHash: String, actor: String?) async throws -> User {
+        let user = User(id: RandomID.make(), username: username.lowercased(), displayName: displayName, role: role,
+                        createdAt: Clock.milliseconds())
+        do {
+            try await store.transaction { db in
+                try await db.insert(into: "users")
+                    .columns("id", "username", "display_name", "role", "password_hash", "created_at")
+                    .values(SQLBind(user.id), SQLBind(user.username), SQLBind(user.displayName), SQLBind(user.role.rawValue),
+                            SQLBind(passwordHash), SQLBind(user.createdAt))
+                    .run()
+                try await Audit.append(db, actor: actor, action: "user.create", subject: user.id, detail: "\(user.username) as \(role.rawValue)")
+            }
+        } catch let error where isUniqueViolation(error) {
+            throw StoreError.conflict("a user named '\(user.username)'")
+        }
+        return user
+    }
+
+    /// The user and their password hash, by name.
+    public func credentials(username: String) async throws -> (user: User, passwordHash: String)? {
+        try await store.read { db in
+            guard let row = try await db.select().columns("*").from("users")
+                .where("username", .equal, SQLBind(username.lowercased())).first()
+            else { return nil }
+            return (try Self.user(row), try row.decode(column: "password_hash", as: String.self))
+        }
+    }
+
+    public func user(id: String) async throws -> User? {
+        try await store.read { db in
+            try await db.select().columns("*").from("users").where("id", .equal, SQLBind(id)).first().map(Self.user)
+        }
+    }
+
+    public func users() async throws -> [User] {
+        try await store.read { db in
+            try await db.select().columns("*").from("users").orderBy("username").all().map(Self.user)
+        }
+    }
+
+    public func count() async throws -> Int {
+        try await store.read { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM users").first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+    }
+
+    /// Removes a user with their sessions (by cascade); the audit trail keeps the event.
+    public func delete(id: String, actor: String?) async throws {
+        try await store.transaction { db in
+            guard try await db.select().column("id").from("users").where("id", .equal, SQLBind(id)).first() != nil
+            else { throw StoreError.notFound("user \(id)") }
+            try await db.delete(from: "sessions").where("user_id", .equal, SQLBind(id)).run()
+            try await db.delete(from: "users").where("id", .equal, SQLBind(id)).run()
+            try await Audit.append(db, actor: actor, action: "user.delete", subject: id, detail: nil)
+        }
+    }
+
+    // MARK: Sessions
+
+    public func createSession(_ session: SessionRecord) async throws {
+        try await store.read { db in
+            try await db.insert(into: "sessions")
+                .columns("token_hash", "user_id", "csrf_token", "created_at", "expires_at")
+                .values(SQLBind(session.tokenHash), SQLBind(session.userID), SQLBind(session.csrfToken),
+                        SQLBind(session.createdAt), SQLBind(session.expiresAt))
+                .run()
+        }
+    }
+
+    /// The live session with this token hash and its user; expired sessions are not returned.
+    public func session(tokenHash: String, now: Int64 = Clock.milliseconds()) async throws -> (SessionRecord, User)? {
+        try await store.read { db in
+            guard let row = try await db.select().columns("*").from("sessions")
+                .where("token_hash", .equal, SQLBind(tokenHash)).where("expires_at", .greaterThan, SQLBind(now)).first()
+            else { return nil }
+            let record = SessionRecord(
+                tokenHash: try row.decode(column: "token_hash", as: String.self),
+                userID: try row.decode(column: "user_id", as: String.self),
+                csrfToken: try row.decode(column: "csrf_token", as: String.self),
+                createdAt: try row.decode(column: "created_at", as: Int64.self),
+                expiresAt: try row.decode(column: "expires_at", as: Int64.self))
+            guard let userRow = try await db.select().columns("*").from("users").where("id", .equal, SQLBind(record.userID)).first()
+            else { return nil }
+            return (record, try Self.user(userRow))
+        }
+    }
+
+    public func deleteSession(tokenHash: String) async throws {
+        try await store.read { db in
+            try await db.delete(from: "sessions").where("token_hash", .equal, SQLBind(tokenHash)).run()
+        }
+    }
+
+    /// Forgets sessions past their expiry; returns how many.
+    @discardableResult
+    public func deleteExpiredSessions(now: Int64 = Clock.milliseconds()) async throws -> Int {
+        try await store.read { db in
+            let n = try await db.raw("SELECT COUNT(*) AS n FROM sessions WHERE expires_at <= \(bind: now)").first()?
+                .decode(column: "n", as: Int.self) ?? 0
+            try await db.delete(from: "sessions").where("expires_at", .lessThanOrEqual, SQLBind(now)).run()
+            return n
+        }
+    }
+
+    static func user(_ row: any SQLRow) throws -> User {
+        User(id: try row.decode(column: "id", as: String.self),
+             username: try row.decode(column: "username", as: String.self),
+             displayName: try row.decode(column: "display_name", as: String.self),
+             role: Role(rawValue: try row.decode(column: "role", as: String.self)) ?? .player,
+             createdAt: try row.decode(column: "created_at", as: Int64.self))
+    }
+}
+
+/// The audit trail: who did what to whom, appended in the same transaction as the change.
+public enum Audit {
+    public struct Entry: Sendable, Codable, Equatable {
+        public var id: Int64
+        public var at: Int64
+        public var actor: String?
+        public var action: String
+        public var subject: String?
+        public var detail: String?
+    }
+
+    public static func append(_ db: any SQLDatabase, actor: String?, action: String, subject: String?, detail: String?) async throws {
+        try await db.insert(into: "audit_log")
+            .columns("at", "actor", "action", "subject", "detail")
+            .values(SQLBind(Clock.milliseconds()), SQLBind(actor), SQLBind(action), SQLBind(subject), SQLBind(detail))
+            .run()
+    }
+
+    /// The newest entries first.
+    public static func recent(_ store: Store, limit: Int = 100) async throws -> [Entry] {
+        try await store.read { db in
+            try await db.select().columns("*").from("audit_log").orderBy("id", .descending).limit(limit).all().map { row in
+                Entry(id: try row.decode(column: "id", as: Int64.self), at: try row.decode(column: "at", as: Int64.self),
+                      actor: try row.decode(column: "actor", as: String?.self), action: try row.decode(column: "action", as: String.self),
+                      subject: try row.decode(column: "subject", as: String?.self), detail: try row.decode(column: "detail", as: String?.self))
+            }
+        }
+    }
+}
+
+/// Random identifiers and tokens from the system's generator.
+public enum RandomID {
+    /// 128 random bits as 32 lower-case hex digits.
+    public static func make(bytes: Int = 16) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<bytes).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+}
+
+/// Whether a database error is a unique-constraint violation, on either database.
+func isUniqueViolation(_ error: any Error) -> Bool {
+    let text = describe(error) + String(reflecting: error)
+    return text.contains("UNIQUE constraint failed") || text.contains("duplicate key value") || text.contains("23505")
+}
