@@ -34,10 +34,10 @@ public enum SentioServer {
             throw error
         }
         let platform = Platform(store: store, perception: perception, limits: configuration.limits,
-                                publicDirectory: publicDirectory, secureCookies: configuration.tls != .off, logger: logger)
+                                publicDirectory: configuration.pagesDirectory ?? publicDirectory, secureCookies: configuration.tls != .off, logger: logger)
         var applications: [any Service] = []
         let ready = ReadyLatch(count: configuration.tls == .off ? 1 : 2)
-        let addresses = AddressBook()
+        let addresses = platform.addresses
 
         applications.append(makeApplication(platform: platform, server: http1(platform), host: configuration.host,
                                             port: configuration.port, logger: logger) { port in

@@ -38,6 +38,9 @@ public struct ServerConfiguration: Sendable {
     public var limits = Limits()
     /// Compute threads (default one per core).
     public var threads: Int?
+    /// Serve the pages from this folder instead of the copy built into the program (for working on
+    /// them: an edit shows on reload, no build needed).
+    public var pagesDirectory: String?
 
     public init(database: DatabaseLocation, dataDirectory: String) {
         self.database = database

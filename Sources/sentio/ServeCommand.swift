@@ -23,11 +23,16 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The data folder (default $XDG_DATA_HOME/sentio or ~/.local/share/sentio).") var dataDir: String?
     @Option(help: "Compute threads (default: one per core).") var threads: Int?
     @Flag(help: "Print the addresses as JSON once ready (for scripts).") var json = false
+    @Option(help: "Serve the pages from this folder (e.g. Sources/SentioServer/Public while editing them).") var pages: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
 
     func run() async throws {
-        let configuration = try ServeCommand.configuration(host: host, port: port, tlsPort: tlsPort, database: database, tls: tls,
+        var configuration = try ServeCommand.configuration(host: host, port: port, tlsPort: tlsPort, database: database, tls: tls,
                                                            dataDir: dataDir, threads: threads)
+        if let pages {
+            guard FileManager.default.fileExists(atPath: pages + "/index.html") else { throw ValidationError("--pages: no index.html in \(pages)") }
+            configuration.pagesDirectory = pages
+        }
         guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("--log-level: trace, debug, info, notice, warning or error") }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

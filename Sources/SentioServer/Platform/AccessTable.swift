@@ -49,6 +49,7 @@ public enum AccessTable {
         // Pairing.
         RouteRule(method: .post, path: "/api/v1/rooms", access: .anyone),
         RouteRule(method: .get, path: "/api/v1/rooms/{code}", access: .anyone),
+        RouteRule(method: .get, path: "/api/v1/rooms/{code}/qr.svg", access: .anyone),
         RouteRule(method: .get, path: "/api/v1/rooms/{code}/events", access: .anyone, webSocket: true),
         // Live streams.
         RouteRule(method: .get, path: "/api/v1/stream/faces", access: .anyone, webSocket: true),

@@ -21,6 +21,8 @@ public final class Platform: Sendable {
     let publicDirectory: String
     /// Whether cookies are marked Secure (the server speaks HTTPS).
     let secureCookies: Bool
+    /// The addresses the server listens on, once it does (the pairing QR code needs them).
+    let addresses = AddressBook()
 
     public init(store: Store, perception: Perception, limits: Limits, publicDirectory: String, secureCookies: Bool, logger: Logger) {
         self.store = store

@@ -10,6 +10,11 @@ struct RoomRoutes {
     let platform: Platform
 
     struct OpenRoom: Decodable { var purpose: String? }
+    struct OpenedRoom: Encodable {
+        var room: Room
+        /// What the phone opens (also the QR code's content).
+        var joinURL: String
+    }
 
     func register(on router: Router<AppContext>) {
         router.route(.post, "/api/v1/rooms") { request, context in
@@ -22,13 +27,28 @@ struct RoomRoutes {
                 throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many rooms opened; wait a moment")
             }
             let room = try await platform.rooms.open(purpose: purpose)
-            return try Response.json(room, status: .created)
+            return try Response.json(OpenedRoom(room: room, joinURL: joinURL(code: room.code, request: request)), status: .created)
         }
         router.route(.get, "/api/v1/rooms/{code}") { _, context in
             let code = try context.parameters.require("code").uppercased()
             guard let room = try await platform.rooms.find(code) else { throw HTTPError(.notFound, message: "no open room \(code)") }
             return try Response.json(room)
         }
+        router.route(.get, "/api/v1/rooms/{code}/qr.svg") { request, context in
+            let code = try context.parameters.require("code").uppercased()
+            guard try await platform.rooms.find(code) != nil else { throw HTTPError(.notFound, message: "no open room \(code)") }
+            guard let qr = QRCode(joinURL(code: code, request: request)) else { throw HTTPError(.internalServerError, message: "the address is too long for a QR code") }
+            return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: qr.svg)))
+        }
+    }
+
+    /// The address a phone opens to join `code`: the server's HTTPS address on the network when
+    /// there is one (phones need HTTPS for the camera and sensors), else the page's own origin.
+    func joinURL(code: String, request: Request) -> String {
+        let origin = platform.addresses.value.phone.first
+            ?? "\(request.head.scheme ?? "http")://\(request.head.authority ?? "127.0.0.1")"
+        return "\(origin)/pair/?room=\(code)"
     }
 
     func register(webSocket router: Router<AppContext>) {
