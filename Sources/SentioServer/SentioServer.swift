@@ -40,7 +40,7 @@ public enum SentioServer {
         let addresses = platform.addresses
 
         applications.append(makeApplication(platform: platform, server: http1(platform), host: configuration.host,
-                                            port: configuration.port, logger: logger) { port in
+                                            port: configuration.port, logger: logger, housekeeping: true) { port in
             addresses.set(http: "http://\(display(configuration.host)):\(port)")
             if ready.arrive() { await onReady(addresses.value) }
         })
@@ -48,14 +48,14 @@ public enum SentioServer {
             let tls = try tlsConfiguration(configuration)
             let builder = try HTTPServerBuilder.tls(http1(platform), tlsConfiguration: tls)
             applications.append(makeApplication(platform: platform, server: builder, host: configuration.host,
-                                                port: configuration.tlsPort, logger: logger) { port in
+                                                port: configuration.tlsPort, logger: logger, housekeeping: false) { port in
                 let phones = configuration.host == "0.0.0.0" ? SelfSignedCertificate.localAddresses().map { "https://\($0):\(port)" } : []
                 addresses.set(https: "https://\(display(configuration.host)):\(port)", phone: phones)
                 if ready.arrive() { await onReady(addresses.value) }
             })
         }
         let group = ServiceGroup(configuration: .init(
-            services: applications.map { .init(service: $0) } + [.init(service: Housekeeping(platform: platform))],
+            services: applications.map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await group.run()
@@ -70,16 +70,19 @@ public enum SentioServer {
     }
 
     /// The HTTP/1 server with WebSocket upgrades for the streams.
-    static func http1(_ platform: Platform) -> HTTPServerBuilder {
+    public static func http1(_ platform: Platform) -> HTTPServerBuilder {
         .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(platform),
                                configuration: .init(ws: .init(maxFrameSize: platform.limits.maxFrameBytes)))
     }
 
-    /// One listening application over `platform`.
+    /// One listening application over `platform`; with `housekeeping` it also runs the platform's
+    /// background chores (one application per platform should).
     public static func makeApplication(platform: Platform, server: HTTPServerBuilder, host: String, port: Int, logger: Logger,
+                                       housekeeping: Bool = true,
                                        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
         Application(router: router(platform), server: server,
                     configuration: .init(address: .hostname(host, port: port), serverName: "Sentio"),
+                    services: housekeeping ? [Housekeeping(platform: platform)] : [],
                     onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
                     logger: logger)
     }

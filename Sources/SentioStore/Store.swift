@@ -14,6 +14,7 @@ import SQLKit
 /// ``transaction(_:)``, so a flow that writes several rows writes all or none of them. A write
 /// that returns has been committed: SQLite runs in WAL mode with `synchronous=FULL` and PostgreSQL
 /// commits before answering, so a process killed afterwards loses nothing it acknowledged.
+/// Queries are never logged: their bound values include password hashes and session tokens.
 public final class Store: Sendable {
     /// Which kind of database this store talks to; a few statements differ between the two.
     public enum Kind: String, Sendable { case sqlite, postgres }
@@ -88,9 +89,9 @@ public final class Store: Sendable {
     public func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
-            return try await lock.withLock { try await body(connection.sql()) }
+            return try await lock.withLock { try await body(connection.sql(queryLogLevel: nil)) }
         case .postgres(let client, _):
-            return try await client.withConnection { connection in try await body(connection.sql(logger: logger)) }
+            return try await client.withConnection { connection in try await body(connection.sql(queryLogLevel: nil, logger: logger)) }
         }
     }
 
@@ -99,7 +100,7 @@ public final class Store: Sendable {
         switch backend {
         case .sqlite(let connection, let lock):
             return try await lock.withLock {
-                let db = connection.sql()
+                let db = connection.sql(queryLogLevel: nil)
                 // IMMEDIATE takes the write lock at once, so two processes on one file never
                 // deadlock upgrading a read lock.
                 try await db.raw("BEGIN IMMEDIATE").run()
@@ -114,7 +115,7 @@ public final class Store: Sendable {
             }
         case .postgres(let client, _):
             return try await client.withConnection { connection in
-                let db = connection.sql(logger: logger)
+                let db = connection.sql(queryLogLevel: nil, logger: logger)
                 try await db.raw("BEGIN").run()
                 do {
                     let result = try await body(db)

@@ -4,8 +4,8 @@ import SentioTestSupport
 import SQLKit
 import Testing
 
-@Suite("SentioStore on SQLite and PostgreSQL")
-struct StoreTests {
+@Suite("Database addresses")
+struct AddressTests {
     @Test("addresses parse, and a password never shows", arguments: [
         ("sqlite:/tmp/x.db", "sqlite:/tmp/x.db"),
         ("postgres://sentio:s3cret@127.0.0.1:5433/app", "postgres://sentio:***@127.0.0.1:5433/app"),
@@ -22,10 +22,31 @@ struct StoreTests {
         #expect(throws: StoreError.self) { try DatabaseLocation(parsing: text) }
         do { _ = try DatabaseLocation(parsing: text) } catch { #expect(!error.description.contains("hunter2")) }
     }
+}
 
-    @Test("a new database is migrated to the newest version, and reopening changes nothing", arguments: Backend.allCases)
-    func migrates(backend: Backend) async throws {
-        try #require(!TestDatabase.requirement(backend).skips, Comment(rawValue: "needs \(TestDatabase.requirement(backend).description)"))
+@Suite("SentioStore on SQLite")
+struct SqliteStoreTests {
+    @Test("a new database is migrated to the newest version, and reopening changes nothing") func migrates() async throws { try await StoreChecks.migrates(.sqlite) }
+    @Test("a schema newer than the program is refused, not damaged") func newerSchema() async throws { try await StoreChecks.newerSchema(.sqlite) }
+    @Test("accounts: names are unique whatever their case, sessions expire, deleting a user ends their sessions and is audited") func accounts() async throws { try await StoreChecks.accounts(.sqlite) }
+    @Test("a transaction that throws leaves nothing behind") func rollback() async throws { try await StoreChecks.rollback(.sqlite) }
+    @Test("200 concurrent writes all land") func concurrentWrites() async throws { try await StoreChecks.concurrentWrites(.sqlite) }
+    @Test("rooms: codes are well formed, expired rooms are not found") func rooms() async throws { try await StoreChecks.rooms(.sqlite) }
+}
+
+@Suite("SentioStore on PostgreSQL", .requires(.postgres))
+struct PostgresStoreTests {
+    @Test("a new database is migrated to the newest version, and reopening changes nothing") func migrates() async throws { try await StoreChecks.migrates(.postgres) }
+    @Test("a schema newer than the program is refused, not damaged") func newerSchema() async throws { try await StoreChecks.newerSchema(.postgres) }
+    @Test("accounts: names are unique whatever their case, sessions expire, deleting a user ends their sessions and is audited") func accounts() async throws { try await StoreChecks.accounts(.postgres) }
+    @Test("a transaction that throws leaves nothing behind") func rollback() async throws { try await StoreChecks.rollback(.postgres) }
+    @Test("200 concurrent writes all land") func concurrentWrites() async throws { try await StoreChecks.concurrentWrites(.postgres) }
+    @Test("rooms: codes are well formed, expired rooms are not found") func rooms() async throws { try await StoreChecks.rooms(.postgres) }
+}
+
+/// The store's behaviour, checked the same way on each database.
+enum StoreChecks {
+    static func migrates(_ backend: Backend) async throws {
         let location = try await TestDatabase.fresh(backend)
         for _ in 0..<2 {
             let store = try await Store.open(location)
@@ -37,9 +58,7 @@ struct StoreTests {
         }
     }
 
-    @Test("a schema newer than the program is refused, not damaged", arguments: Backend.allCases)
-    func newerSchema(backend: Backend) async throws {
-        try #require(!TestDatabase.requirement(backend).skips, Comment(rawValue: "needs \(TestDatabase.requirement(backend).description)"))
+    static func newerSchema(_ backend: Backend) async throws {
         let location = try await TestDatabase.fresh(backend)
         let store = try await Store.open(location)
         try await store.read { db in
@@ -51,10 +70,7 @@ struct StoreTests {
         }
     }
 
-    @Test("accounts: names are unique whatever their case, sessions expire, deleting a user ends their sessions and is audited",
-          arguments: Backend.allCases)
-    func accounts(backend: Backend) async throws {
-        try #require(!TestDatabase.requirement(backend).skips, Comment(rawValue: "needs \(TestDatabase.requirement(backend).description)"))
+    static func accounts(_ backend: Backend) async throws {
         let store = try await Store.open(try await TestDatabase.fresh(backend))
         defer { Task { await store.close() } }
         let accounts = Accounts(store: store)
@@ -82,9 +98,7 @@ struct StoreTests {
         #expect(trail == ["user.delete", "user.create"])
     }
 
-    @Test("a transaction that throws leaves nothing behind", arguments: Backend.allCases)
-    func rollback(backend: Backend) async throws {
-        try #require(!TestDatabase.requirement(backend).skips, Comment(rawValue: "needs \(TestDatabase.requirement(backend).description)"))
+    static func rollback(_ backend: Backend) async throws {
         let store = try await Store.open(try await TestDatabase.fresh(backend))
         defer { Task { await store.close() } }
         struct Planned: Error {}
@@ -97,9 +111,7 @@ struct StoreTests {
         #expect(try await Audit.recent(store).isEmpty)
     }
 
-    @Test("200 concurrent writes all land", arguments: Backend.allCases)
-    func concurrentWrites(backend: Backend) async throws {
-        try #require(!TestDatabase.requirement(backend).skips, Comment(rawValue: "needs \(TestDatabase.requirement(backend).description)"))
+    static func concurrentWrites(_ backend: Backend) async throws {
         let store = try await Store.open(try await TestDatabase.fresh(backend))
         defer { Task { await store.close() } }
         let rooms = Rooms(store: store)
@@ -112,9 +124,7 @@ struct StoreTests {
         for code in codes.prefix(20) { #expect(try await rooms.find(code)?.code == code) }
     }
 
-    @Test("rooms: codes are well formed, expired rooms are not found", arguments: Backend.allCases)
-    func rooms(backend: Backend) async throws {
-        try #require(!TestDatabase.requirement(backend).skips, Comment(rawValue: "needs \(TestDatabase.requirement(backend).description)"))
+    static func rooms(_ backend: Backend) async throws {
         let store = try await Store.open(try await TestDatabase.fresh(backend))
         defer { Task { await store.close() } }
         let rooms = Rooms(store: store)

@@ -35,8 +35,4 @@ enum TestDatabase {
         }
     }
 
-    /// The trait that skips PostgreSQL cases without a server (and fails them under CI).
-    static func requirement(_ backend: Backend) -> Requirement {
-        backend == .postgres ? .postgres : Requirement("SQLite (built in)", at: "/", isMet: true)
-    }
 }

@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Writes Sources/SentioServer/Public/api/openapi.json, the OpenAPI 3.1 document of Sentio's HTTP API.
+
+The document is data, kept in this script so it stays readable (shared parameters, error
+responses); the server serves the JSON file, and SentioServerTests checks that it names every HTTP
+route of the access table and nothing else. Run it after changing a route:
+    scripts/make-openapi.py
+"""
+import json, pathlib
+
+ERR = {"$ref": "#/components/schemas/Error"}
+def err(description):
+    return {"description": description, "content": {"application/json": {"schema": ERR}}}
+def ok_json(schema, description="OK", status="200"):
+    return {status: {"description": description, "content": {"application/json": {"schema": schema}}}}
+def q(name, schema, description):
+    return {"name": name, "in": "query", "required": False, "schema": schema, "description": description}
+def path_param(name, description, schema=None):
+    return {"name": name, "in": "path", "required": True, "schema": schema or {"type": "string"}, "description": description}
+
+IMAGE_BODY = {
+    "required": True,
+    "description": "The image: JPEG, PNG or WebP (decoded by its content), at most 16 MiB and 24 megapixels.",
+    "content": {t: {"schema": {"type": "string", "format": "binary"}} for t in ("image/jpeg", "image/png", "image/webp")},
+}
+STILL_ERRORS = {
+    "400": err("A query parameter is unknown or out of range."),
+    "413": err("The body is over 16 MiB."),
+    "415": err("The body is not sent as image/jpeg, image/png or image/webp."),
+    "422": err("The body is not a readable image (or the pipeline could not use it)."),
+    "429": err("Too many requests from this client; see Retry-After."),
+}
+SIGNED_IN_ERRORS = {"401": err("Not signed in."), "403": err("The role may not do this, or the CSRF token or Origin is wrong.")}
+
+def still(summary, cli, schema, params):
+    return {"post": {
+        "summary": summary, "description": f"What `{cli}` prints.", "tags": ["stills"],
+        "parameters": params, "requestBody": IMAGE_BODY,
+        "responses": {**ok_json(schema), **STILL_ERRORS},
+    }}
+
+def obj(props, required=None, extra=True):
+    o = {"type": "object", "properties": props}
+    if required: o["required"] = required
+    if not extra: o["additionalProperties"] = False
+    return o
+
+num = {"type": "number"}
+integer = {"type": "integer"}
+string = {"type": "string"}
+point = {"type": "array", "items": num}
+schemas = {
+    "Error": obj({"error": obj({"message": string}, ["message"])}, ["error"]),
+    "FacesObservation": obj({"width": integer, "height": integer, "faces": {"type": "array", "items": {"type": "object"}}}, ["faces"]),
+    "HandsObservation": obj({"width": integer, "height": integer, "hands": {"type": "array", "items": {"type": "object"}}}, ["hands"]),
+    "PosesObservation": obj({"width": integer, "height": integer, "poses": {"type": "array", "items": {"type": "object"}}}, ["poses"]),
+    "EmbeddedFaces": obj({"faces": {"type": "array", "items": obj({
+        "box": obj({"x": num, "y": num, "width": num, "height": num}),
+        "landmarks5": {"type": "array", "items": point},
+        "descriptor": {"type": "array", "items": num, "minItems": 128, "maxItems": 128}})}}, ["faces"]),
+    "FaceComparison": obj({"distance": num, "same": {"type": "boolean"}}, ["distance", "same"], extra=False),
+    "ScanReport": {"type": "object", "required": ["species", "cp", "hp", "levels", "ivs", "fields"]},
+    "User": obj({"id": string, "username": string, "displayName": string,
+                 "role": {"type": "string", "enum": ["admin", "professor", "student", "player"]}, "createdAt": integer},
+                ["id", "username", "displayName", "role", "createdAt"]),
+    "Session": obj({"user": {"$ref": "#/components/schemas/User"}, "csrfToken": string, "expiresAt": integer}, ["user", "csrfToken"]),
+    "Room": obj({"code": {"type": "string", "pattern": "^[A-HJKMNP-Z2-9]{6}$"}, "purpose": {"type": "string", "enum": ["camera", "motion"]},
+                 "createdAt": integer, "expiresAt": integer}, ["code", "purpose", "createdAt", "expiresAt"]),
+    "AuditEntry": obj({"id": integer, "at": integer, "actor": {"type": ["string", "null"]}, "action": string,
+                       "subject": {"type": ["string", "null"]}, "detail": {"type": ["string", "null"]}}, ["id", "at", "action"]),
+}
+ref = lambda name: {"$ref": f"#/components/schemas/{name}"}
+json_body = lambda schema: {"required": True, "content": {"application/json": {"schema": schema}}}
+
+paths = {
+    "/healthz": {"get": {"summary": "Ready: answers once the server listens.", "tags": ["operations"],
+                         "responses": ok_json(obj({"status": {"const": "ok"}, "database": {"enum": ["sqlite", "postgres"]}}, ["status"]))}},
+    "/metrics": {"get": {"summary": "Prometheus metrics.", "tags": ["operations"],
+                         "responses": {"200": {"description": "Prometheus text format", "content": {"text/plain": {"schema": string}}}}}},
+    "/api/v1/openapi.json": {"get": {"summary": "This document.", "tags": ["operations"],
+                                     "responses": ok_json({"type": "object"})}},
+    "/api/v1/faces": still("Faces, the 468-point mesh (478 with irises) and the face signals.", "sentio faces --json", ref("FacesObservation"), [
+        q("model", {"type": "string", "enum": ["short", "full"]}, "Detector: short range (about 2 m) or full range (about 5 m)."),
+        q("minScore", {"type": "number", "minimum": 0, "maximum": 1}, "Minimum detection score."),
+        q("iris", {"type": "boolean"}, "Refine the irises.")]),
+    "/api/v1/hands": still("Hands and their 21 joints.", "sentio hands --json", ref("HandsObservation"), [
+        q("model", {"type": "string", "enum": ["full", "lite"]}, "Models."),
+        q("maxHands", {"type": "integer", "minimum": 1, "maximum": 4}, "Most hands to report.")]),
+    "/api/v1/pose": still("A person's 33 body landmarks.", "sentio pose --json", ref("PosesObservation"), []),
+    "/api/v1/faces/embed": still("Each face's box, 5 landmarks and 128-number descriptor.", "sentio face embed --json", ref("EmbeddedFaces"), [
+        q("detector", {"type": "string", "enum": ["blazeface", "mmod"]}, "Face detector."),
+        q("upsample", {"type": "integer", "minimum": 0, "maximum": 2}, "mmod: double the image N times first."),
+        q("jitter", {"type": "integer", "minimum": 0, "maximum": 100}, "Average N jittered chips.")]),
+    "/api/v1/faces/compare": {"post": {
+        "summary": "Compare the largest face of two photos.", "description": "What `sentio face compare --json` prints.", "tags": ["stills"],
+        "parameters": [q("threshold", {"type": "number", "minimum": 0, "maximum": 2}, "Same person below this distance (0.6)."),
+                       q("jitter", {"type": "integer", "minimum": 0, "maximum": 100}, "Average N jittered chips.")],
+        "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": obj({
+            "a": {"type": "string", "format": "binary"}, "b": {"type": "string", "format": "binary"}}, ["a", "b"])}}},
+        "responses": {**ok_json(ref("FaceComparison")), **STILL_ERRORS, "415": err("Not a multipart/form-data form.")}}},
+    "/api/v1/iv/scan": still("Read a Pokémon GO screenshot and compute the IVs.", "sentio iv scan --json", ref("ScanReport"), [
+        q("trainerLevel", {"type": "integer", "minimum": 1, "maximum": 80}, "The trainer's level (fixes the Pokémon's level from the arc)."),
+        q("statsAsOf", {"type": "string", "format": "date"}, "Use the base stats in force on this date (YYYY-MM-DD).")]),
+    "/api/v1/session": {
+        "post": {"summary": "Sign in.", "tags": ["accounts"],
+                 "description": "Sets the session cookie (HttpOnly, SameSite=Strict); the answer carries the CSRF token for X-CSRF-Token.",
+                 "requestBody": json_body(obj({"username": string, "password": string}, ["username", "password"])),
+                 "responses": {**ok_json(ref("Session")), "400": err("Malformed JSON."), "401": err("Wrong user name or password."),
+                               "403": err("A cross-site request."), "413": err("Body over 64 KiB."), "415": err("Not JSON."),
+                               "429": err("Too many failed sign-ins; see Retry-After.")}},
+        "get": {"summary": "Who is signed in, and the CSRF token.", "tags": ["accounts"],
+                "responses": {**ok_json(ref("Session")), **SIGNED_IN_ERRORS}},
+        "delete": {"summary": "Sign out.", "tags": ["accounts"],
+                   "responses": {"204": {"description": "Signed out."}, **SIGNED_IN_ERRORS}},
+    },
+    "/api/v1/users": {
+        "get": {"summary": "All users (admin).", "tags": ["accounts"],
+                "responses": {**ok_json({"type": "array", "items": ref("User")}), **SIGNED_IN_ERRORS}},
+        "post": {"summary": "Create a user (admin).", "tags": ["accounts"],
+                 "requestBody": json_body(obj({"username": string, "displayName": string,
+                                               "role": {"type": "string", "enum": ["admin", "professor", "student", "player"]},
+                                               "password": {"type": "string", "minLength": 10}}, ["username", "role", "password"])),
+                 "responses": {**ok_json(ref("User"), "Created", "201"), "400": err("A field is missing or invalid."),
+                               "409": err("The user name is taken."), "413": err("Body over 64 KiB."), "415": err("Not JSON."),
+                               **SIGNED_IN_ERRORS}},
+    },
+    "/api/v1/users/{id}": {
+        "parameters": [path_param("id", "The user's id.")],
+        "get": {"summary": "A user (admin, or the user).", "tags": ["accounts"],
+                "responses": {**ok_json(ref("User")), "404": err("No such user."), **SIGNED_IN_ERRORS}},
+        "delete": {"summary": "Delete a user and their sessions (admin, or the user).", "tags": ["accounts"],
+                   "responses": {"204": {"description": "Deleted."}, "404": err("No such user."), **SIGNED_IN_ERRORS}},
+    },
+    "/api/v1/audit": {"get": {"summary": "The audit trail, newest first (admin).", "tags": ["accounts"],
+                              "parameters": [q("limit", {"type": "integer", "minimum": 1, "maximum": 1000}, "How many entries (100).")],
+                              "responses": {**ok_json({"type": "array", "items": ref("AuditEntry")}), "400": err("Bad limit."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/rooms": {"post": {
+        "summary": "Open a pairing room for an hour.", "tags": ["pairing"],
+        "requestBody": {"required": False, "content": {"application/json": {"schema": obj({"purpose": {"type": "string", "enum": ["camera", "motion"]}})}}},
+        "responses": {**ok_json(obj({"room": ref("Room"), "joinURL": string}, ["room", "joinURL"]), "Opened", "201"),
+                      "400": err("Bad purpose or JSON."), "403": err("A cross-site request."), "413": err("Body over 64 KiB."),
+                      "415": err("Not JSON."), "429": err("Too many rooms opened.")}}},
+    "/api/v1/rooms/{code}": {
+        "parameters": [path_param("code", "The room's code.")],
+        "get": {"summary": "A room, if open.", "tags": ["pairing"], "responses": {**ok_json(ref("Room")), "404": err("No open room.")}}},
+    "/api/v1/rooms/{code}/qr.svg": {
+        "parameters": [path_param("code", "The room's code.")],
+        "get": {"summary": "The QR code of the address a phone opens to join.", "tags": ["pairing"],
+                "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {"schema": string}}}, "404": err("No open room.")}}},
+}
+
+document = {
+    "openapi": "3.1.0",
+    "info": {"title": "Sentio", "version": "1.0.0",
+             "description": "Perception over HTTP: the CLI's commands as stills, accounts and pairing. The live streams are WebSockets "
+                            "(/api/v1/stream/faces, hands, pose, motion; /api/v1/rooms/{code}/events), described in docs/server.md."},
+    "paths": paths,
+    "components": {"schemas": schemas},
+}
+out = pathlib.Path(__file__).resolve().parent.parent / "Sources/SentioServer/Public/api/openapi.json"
+out.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
+print(f"wrote {out}")
