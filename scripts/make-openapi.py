@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes Sources/SentioServer/Public/api/openapi.json, the OpenAPI 3.1 document of Sentio's HTTP API.
+"""Writes Sources/SentioServer/Public/api/openapi.json, the OpenAPI 3.0 document of Sentio's HTTP API.
 
 The document is data, kept in this script so it stays readable (shared parameters, error
 responses); the server serves the JSON file, and SentioServerTests checks that it names every HTTP
@@ -66,15 +66,15 @@ schemas = {
     "Session": obj({"user": {"$ref": "#/components/schemas/User"}, "csrfToken": string, "expiresAt": integer}, ["user", "csrfToken"]),
     "Room": obj({"code": {"type": "string", "pattern": "^[A-HJKMNP-Z2-9]{6}$"}, "purpose": {"type": "string", "enum": ["camera", "motion"]},
                  "createdAt": integer, "expiresAt": integer}, ["code", "purpose", "createdAt", "expiresAt"]),
-    "AuditEntry": obj({"id": integer, "at": integer, "actor": {"type": ["string", "null"]}, "action": string,
-                       "subject": {"type": ["string", "null"]}, "detail": {"type": ["string", "null"]}}, ["id", "at", "action"]),
+    "AuditEntry": obj({"id": integer, "at": integer, "actor": {"type": "string", "nullable": True}, "action": string,
+                       "subject": {"type": "string", "nullable": True}, "detail": {"type": "string", "nullable": True}}, ["id", "at", "action"]),
 }
 ref = lambda name: {"$ref": f"#/components/schemas/{name}"}
 json_body = lambda schema: {"required": True, "content": {"application/json": {"schema": schema}}}
 
 paths = {
     "/healthz": {"get": {"summary": "Ready: answers once the server listens.", "tags": ["operations"],
-                         "responses": ok_json(obj({"status": {"const": "ok"}, "database": {"enum": ["sqlite", "postgres"]}}, ["status"]))}},
+                         "responses": ok_json(obj({"status": {"type": "string", "enum": ["ok"]}, "database": {"type": "string", "enum": ["sqlite", "postgres"]}}, ["status"]))}},
     "/metrics": {"get": {"summary": "Prometheus metrics.", "tags": ["operations"],
                          "responses": {"200": {"description": "Prometheus text format", "content": {"text/plain": {"schema": string}}}}}},
     "/api/v1/openapi.json": {"get": {"summary": "This document.", "tags": ["operations"],
@@ -150,7 +150,7 @@ paths = {
 }
 
 document = {
-    "openapi": "3.1.0",
+    "openapi": "3.0.3",
     "info": {"title": "Sentio", "version": "1.0.0",
              "description": "Perception over HTTP: the CLI's commands as stills, accounts and pairing. The live streams are WebSockets "
                             "(/api/v1/stream/faces, hands, pose, motion; /api/v1/rooms/{code}/events), described in docs/server.md."},

@@ -72,7 +72,8 @@ public enum SentioServer {
     /// The HTTP/1 server with WebSocket upgrades for the streams.
     public static func http1(_ platform: Platform) -> HTTPServerBuilder {
         .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(platform),
-                               configuration: .init(ws: .init(maxFrameSize: platform.limits.maxFrameBytes)))
+                               configuration: .init(http1: .init(additionalChannelHandlers: [MalformedRequestHandler()], idleTimeout: .seconds(30)),
+                                                    ws: .init(maxFrameSize: platform.limits.maxFrameBytes)))
     }
 
     /// One listening application over `platform`; with `housekeeping` it also runs the platform's

@@ -25,10 +25,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Print the addresses as JSON once ready (for scripts).") var json = false
     @Option(help: "Serve the pages from this folder (e.g. Sources/SentioServer/Public while editing them).") var pages: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
+    @Option(help: "Stills and rooms a client address may ask for per second (bursts of 6×).") var requestRate = 5.0
 
     func run() async throws {
         var configuration = try ServeCommand.configuration(host: host, port: port, tlsPort: tlsPort, database: database, tls: tls,
                                                            dataDir: dataDir, threads: threads)
+        guard requestRate > 0, requestRate.isFinite else { throw ValidationError("--request-rate must be positive") }
+        configuration.limits.stillsPerSecond = requestRate
+        configuration.limits.stillsBurst = max(configuration.limits.stillsBurst, Int(requestRate * 6))
         if let pages {
             guard FileManager.default.fileExists(atPath: pages + "/index.html") else { throw ValidationError("--pages: no index.html in \(pages)") }
             configuration.pagesDirectory = pages
