@@ -8,7 +8,7 @@ MEDIAPIPE ?= $(HOME)/.cache/sentio/reference/mediapipe-0.10.21
 DLIB ?= $(HOME)/.cache/sentio/reference/dlib-20.0.1
 FIXTURES ?= $(or $(SENTIO_FIXTURES),../shared/fixtures)
 
-.PHONY: run test deps models reference release bench-jpeg bench-neural bench-motion bench-face bench-streams clean
+.PHONY: run demo test deps models reference release bench-jpeg bench-load bench-neural bench-motion bench-face bench-streams clean
 
 deps:
 	@scripts/install-deps
@@ -19,9 +19,15 @@ models: deps
 release: deps
 	$(SWIFT) build -c release --product sentio
 
-# The newest capability on a photo from a registry package (matplotlib's Grace Hopper):
-# faces found, meshed (with irises) and measured, drawn into an annotated PNG.
+# The web applications: the server on every network address, HTTPS with a self-signed certificate
+# for phones (made once, kept in the data folder), SQLite in ~/.local/share/sentio. It prints the
+# local address and, for a phone on the same network, the HTTPS address and its QR code.
 run: models release
+	.build/release/sentio serve --host 0.0.0.0 --tls auto
+
+# The face demo on a photo from a registry package (matplotlib's Grace Hopper): faces found,
+# meshed (with irises) and measured, drawn into an annotated PNG.
+demo: models release
 	@mkdir -p out
 	.build/release/sentio faces $(SAMPLES)/grace_hopper.jpg --iris --annotate out/faces.png
 	@echo "open out/faces.png"
@@ -49,10 +55,20 @@ reference: models
 # Unit, parity and evaluation tests (release build: the parity tests run every model three
 # ways), then 100,000 mutated files per image decoder and 10,000 mutated models, then shared
 # models, the thread pool and live sessions under ThreadSanitizer (a build of its own).
+#
+# The server's part: the store and server suites run on SQLite and on a throwaway PostgreSQL
+# (scripts/with-postgres); then SIGKILL during 200 writes on each database, 10,000 malformed
+# WebSocket messages, schemathesis against the OpenAPI document, and the pages in Chromium.
+# Everything is built once (release, tests included) and then only run.
 test: models reference
-	$(SWIFT) build -c release --product sentio-fuzz
-	OMP_THREAD_LIMIT=1 $(SWIFT) test -c release  # Tesseract on one thread, as `sentio iv` runs it
+	$(SWIFT) build -c release --build-tests
+	OMP_THREAD_LIMIT=1 scripts/with-postgres $(SWIFT) test -c release --skip-build  # Tesseract on one thread, as `sentio iv` runs it
 	.build/release/sentio-fuzz $(FUZZ_ITERATIONS)
+	scripts/crash-test --bin .build/release/sentio
+	scripts/with-postgres sh -c 'scripts/crash-test --bin .build/release/sentio --database "$$SENTIO_TEST_POSTGRES"'
+	scripts/ws-fuzz --bin .build/release/sentio --messages 10000
+	scripts/api-fuzz --bin .build/release/sentio --examples 120
+	SENTIO_BIN=.build/release/sentio scripts/browser-tests
 	$(SWIFT) build -c release --sanitize=thread --product sentio-stress --scratch-path .build-tsan
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" .build-tsan/release/sentio-stress 20
 

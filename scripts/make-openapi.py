@@ -89,12 +89,12 @@ paths = {
     "/api/v1/pose": still("A person's 33 body landmarks.", "sentio pose --json", ref("PosesObservation"), []),
     "/api/v1/faces/embed": still("Each face's box, 5 landmarks and 128-number descriptor.", "sentio face embed --json", ref("EmbeddedFaces"), [
         q("detector", {"type": "string", "enum": ["blazeface", "mmod"]}, "Face detector."),
-        q("upsample", {"type": "integer", "minimum": 0, "maximum": 2}, "mmod: double the image N times first."),
-        q("jitter", {"type": "integer", "minimum": 0, "maximum": 100}, "Average N jittered chips.")]),
+        q("upsample", {"type": "integer", "minimum": 0, "maximum": 1}, "mmod: double the image once first (slow on large photos)."),
+        q("jitter", {"type": "integer", "minimum": 0, "maximum": 10}, "Average N jittered chips.")]),
     "/api/v1/faces/compare": {"post": {
         "summary": "Compare the largest face of two photos.", "description": "What `sentio face compare --json` prints.", "tags": ["stills"],
         "parameters": [q("threshold", {"type": "number", "minimum": 0, "maximum": 2}, "Same person below this distance (0.6)."),
-                       q("jitter", {"type": "integer", "minimum": 0, "maximum": 100}, "Average N jittered chips.")],
+                       q("jitter", {"type": "integer", "minimum": 0, "maximum": 10}, "Average N jittered chips.")],
         "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": obj({
             "a": {"type": "string", "format": "binary"}, "b": {"type": "string", "format": "binary"}}, ["a", "b"])}}},
         "responses": {**ok_json(ref("FaceComparison")), **STILL_ERRORS, "415": err("Not a multipart/form-data form.")}}},

@@ -42,14 +42,14 @@ struct StillRoutes {
             guard let detector = FaceRecognizer.Detector(rawValue: query.string("detector") ?? "blazeface") else {
                 throw HTTPError(.badRequest, message: "detector is blazeface or mmod")
             }
-            let upsample = try query.int("upsample", in: 0...2) ?? 0, jitter = try query.int("jitter", in: 0...100) ?? 0
+            let upsample = try query.int("upsample", in: 0...1) ?? 0, jitter = try query.int("jitter", in: 0...10) ?? 0
             let photo = try await image(request, context)
             return try await respond { try await platform.perception.nextWorker().embed(photo, detector: detector, upsample: upsample, jitter: jitter) }
         }
         router.route(.post, "/api/v1/faces/compare") { request, context in
             let query = try Query(request, allowed: ["threshold", "jitter"])
             let threshold = try query.double("threshold", in: 0...2) ?? FaceDescriptor.defaultThreshold
-            let jitter = try query.int("jitter", in: 0...100) ?? 0
+            let jitter = try query.int("jitter", in: 0...10) ?? 0
             let (a, b) = try await pair(request, context)
             return try await respond { () async throws -> FaceComparison in
                 let worker = platform.perception.nextWorker()
