@@ -1,0 +1,164 @@
+"""The pages in Chromium (contexts bypass the pages' Content-Security-Policy only so that the
+test's own page.evaluate can run; test_home runs under the policy): the home page, the Lens drawing what the server perceives from a fake
+camera (and receiving the same landmarks as a still of the same frame), pairing a phone's camera
+and motion sensors with a desktop page, and the error paths (camera refused, offline).
+"""
+import json, math, urllib.request
+
+import pytest
+
+from conftest import SIZES, blob_bytes, shoot
+
+
+def post_still(server, body, content_type):
+    request = urllib.request.Request(server + "/api/v1/faces", data=body, method="POST", headers={"Content-Type": content_type})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        return json.loads(response.read())
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_home(browser, server, size):
+    # No bypass here: the server's Content-Security-Policy applies, so an inline script or style
+    # on these pages shows up as a console error.
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(server + "/")
+    assert page.locator("h1").inner_text() == "Perception in your browser"
+    cards = page.locator(".card")
+    assert cards.count() == 7
+    shoot(page, f"home-{size}")
+    page.get_by_role("link", name="Open the Lens").click()
+    page.wait_for_url("**/lens/")
+    page.get_by_role("button", name="Start the camera").wait_for()
+    page.goto(server + "/pair/")
+    page.get_by_role("button", name="Use the phone's camera").wait_for()
+    assert not errors, errors
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lens_faces(browser, server, media, size):
+    context = browser.new_context(bypass_csp=True, viewport=SIZES[size])
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/lens/")
+    page.get_by_role("button", name="Start the camera").click()
+    page.wait_for_function("window.sentioLens.frames >= 5", timeout=30000)
+    first = page.evaluate("window.sentioLens.first")
+    assert len(first["faces"]) == 1 and len(first["faces"][0]["landmarks"]) == 468
+    # The page's first frame, posted as a still: the same JPEG through the same detection and
+    # mesh gives the same landmarks (a session's first frame is a detection, as a still is).
+    frame = blob_bytes(page, "window.sentioLens.firstFrame")
+    still = post_still(server, frame, "image/jpeg")
+    a, b = first["faces"][0]["landmarks"], still["faces"][0]["landmarks"]
+    worst = max(math.dist(p[:2], q[:2]) for p, q in zip(a, b))
+    assert worst < 1e-6, f"page vs still on the same bytes: {worst}"
+    # Against the camera's source picture (the lossless crop the Y4M was made from): the page's
+    # frame went through YUV 4:2:0 and JPEG at quality 0.8, so pixels differ a little. The bar:
+    # every landmark within 1% of the face box's width (about 2 px on this 640×480 frame).
+    reference = post_still(server, media["png"].read_bytes(), "image/png")["faces"][0]
+    width = reference["box"]["width"]
+    drift = max(math.dist(p[:2], q[:2]) for p, q in zip(a, reference["landmarks"]))
+    assert drift < 0.01 * width, f"landmarks moved {drift / width:.2%} of the face width"
+    # Drawn: the overlay has bright mesh pixels over the face.
+    lit = page.evaluate("""() => { const c = document.getElementById('overlay'); const d = c.getContext('2d')
+        .getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 3; i < d.length; i += 4) if (d[i] > 100) n++; return n; }""")
+    assert lit > 1000, "the mesh is drawn"
+    stats = page.locator("#fps").inner_text()
+    assert stats != "–"
+    shoot(page, f"lens-faces-{size}")
+    assert not errors, errors
+    context.close()
+
+
+@pytest.mark.parametrize("kind,label", [("hands", "Hands"), ("pose", "Body")])
+def test_lens_other_kinds(browser, server, kind, label):
+    context = browser.new_context(bypass_csp=True, viewport=SIZES["desktop"])
+    page = context.new_page()
+    page.goto(server + "/lens/")
+    page.get_by_role("button", name="Start the camera").click()
+    page.wait_for_function("window.sentioLens.frames >= 2", timeout=30000)
+    page.get_by_text(label, exact=True).click()
+    page.wait_for_function(f"window.sentioLens.lastKind === '{kind}' && window.sentioLens.frames >= 3", timeout=30000)
+    observation = page.evaluate("window.sentioLens.last")
+    assert ("hands" if kind == "hands" else "poses") in observation
+    shoot(page, f"lens-{kind}-desktop")
+    context.close()
+
+
+def test_lens_camera_refused(browser, server):
+    context = browser.new_context(bypass_csp=True, viewport=SIZES["phone"])
+    # Simulated: the fake-UI flag grants every camera request, so the refusal is made by
+    # replacing getUserMedia with one that rejects as a browser does when the user says no.
+    context.add_init_script("""navigator.mediaDevices.getUserMedia = () =>
+        Promise.reject(new DOMException('Permission denied', 'NotAllowedError'));""")
+    page = context.new_page()
+    page.goto(server + "/lens/")
+    page.get_by_role("button", name="Start the camera").click()
+    page.wait_for_function("document.getElementById('status').textContent.includes('refused')")
+    assert page.get_by_role("button", name="Start the camera").is_enabled()
+    shoot(page, "lens-refused-phone")
+    context.close()
+
+
+def test_lens_offline(browser, server):
+    context = browser.new_context(bypass_csp=True, viewport=SIZES["desktop"])
+    page = context.new_page()
+    page.goto(server + "/lens/")
+    page.get_by_role("button", name="Start the camera").click()
+    page.wait_for_function("window.sentioLens.frames >= 2", timeout=30000)
+    context.set_offline(True)
+    page.wait_for_function("document.getElementById('status').textContent.toLowerCase().includes('offline')", timeout=10000)
+    context.set_offline(False)
+    context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_pair_camera(browser, server, size):
+    desktop = browser.new_context(bypass_csp=True, viewport=SIZES["desktop"])
+    phone = browser.new_context(bypass_csp=True, viewport=SIZES["phone"])
+    screen = desktop.new_page()
+    screen.goto(server + "/pair/")
+    screen.get_by_role("button", name="Use the phone's camera").click()
+    screen.wait_for_function("document.getElementById('code').textContent.length === 6")
+    join = screen.locator("#join").get_attribute("href")
+    assert "/pair/?room=" in join
+    qr = screen.locator("#qr")
+    screen.wait_for_function("document.getElementById('qr').naturalWidth > 0")
+    handset = phone.new_page()
+    handset.goto(server + "/pair/?room=" + join.split("room=")[1])
+    handset.get_by_role("button", name="Start the camera").click()
+    screen.wait_for_function("window.sentioPair.joined && window.sentioPair.observations >= 2", timeout=30000)
+    shoot(screen if size == "desktop" else handset, f"pair-camera-{size}")
+    desktop.close()
+    phone.close()
+
+
+def test_pair_motion(browser, server):
+    desktop = browser.new_context(bypass_csp=True, viewport=SIZES["desktop"])
+    phone = browser.new_context(bypass_csp=True, viewport=SIZES["phone"])
+    screen = desktop.new_page()
+    screen.goto(server + "/pair/")
+    screen.get_by_role("button", name="Use the phone's motion sensors").click()
+    screen.wait_for_function("document.getElementById('code').textContent.length === 6")
+    join = screen.locator("#join").get_attribute("href")
+    handset = phone.new_page()
+    cdp = phone.new_cdp_session(handset)
+    for sensor in ("accelerometer", "linear-acceleration", "gyroscope", "relative-orientation"):
+        cdp.send("Emulation.setSensorOverrideEnabled", {"enabled": True, "type": sensor, "metadata": {"available": True}})
+    cdp.send("Emulation.setSensorOverrideReadings", {"type": "accelerometer", "reading": {"xyz": {"x": 0, "y": 0, "z": 9.8}}})
+    cdp.send("Emulation.setSensorOverrideReadings", {"type": "linear-acceleration", "reading": {"xyz": {"x": 0, "y": 0, "z": 0}}})
+    cdp.send("Emulation.setSensorOverrideReadings", {"type": "gyroscope", "reading": {"xyz": {"x": 0, "y": 0, "z": 0.2}}})
+    cdp.send("Emulation.setSensorOverrideReadings", {"type": "relative-orientation", "reading": {"quaternion": {"x": 0, "y": 0, "z": 0, "w": 1}}})
+    handset.goto(server + "/pair/?room=" + join.split("room=")[1])
+    handset.get_by_role("button", name="Start the motion sensors").click()
+    screen.wait_for_function("window.sentioPair.observations >= 3", timeout=30000)
+    screen.wait_for_function("document.getElementById('last').textContent.startsWith('roll')", timeout=10000)
+    shoot(screen, "pair-motion-desktop")
+    shoot(handset, "pair-motion-phone")
+    desktop.close()
+    phone.close()
