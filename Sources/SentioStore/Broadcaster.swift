@@ -51,17 +51,18 @@ public final class Broadcaster: Sendable {
                     database: address.database, tls: .disable)
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
                 defer { Task { try? await connection.close() } }
-                let notifications = try await connection.listen(Self.channel)
-                listening()
-                for try await notification in notifications {
-                    guard let (origin, topic, body) = Self.split(notification.payload), origin != self.origin else { continue }
-                    if body.hasPrefix("=") {
-                        await deliver(topic, String(body.dropFirst()))
-                    } else if let id = Int64(body.dropFirst()) {
-                        let payload = try await store.read { db in
-                            try await db.raw("SELECT payload FROM broadcasts WHERE id = \(bind: id)").first()?.decode(column: "payload", as: String.self)
+                try await connection.listen(on: Self.channel) { notifications in
+                    listening()
+                    for try await notification in notifications {
+                        guard let (origin, topic, body) = Self.split(notification.payload), origin != self.origin else { continue }
+                        if body.hasPrefix("=") {
+                            await deliver(topic, String(body.dropFirst()))
+                        } else if let id = Int64(body.dropFirst()) {
+                            let payload = try await store.read { db in
+                                try await db.raw("SELECT payload FROM broadcasts WHERE id = \(bind: id)").first()?.decode(column: "payload", as: String.self)
+                            }
+                            if let payload { await deliver(topic, payload) }
                         }
-                        if let payload { await deliver(topic, payload) }
                     }
                 }
             } catch {

@@ -99,33 +99,27 @@ public final class Store: Sendable {
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):
-            return try await lock.withLock {
-                let db = connection.sql(queryLogLevel: nil)
-                // IMMEDIATE takes the write lock at once, so two processes on one file never
-                // deadlock upgrading a read lock.
-                try await db.raw("BEGIN IMMEDIATE").run()
-                do {
-                    let result = try await body(db)
-                    try await db.raw("COMMIT").run()
-                    return result
-                } catch {
-                    try? await db.raw("ROLLBACK").run()
-                    throw error
-                }
-            }
+            // IMMEDIATE takes the write lock at once, so two processes on one file never
+            // deadlock upgrading a read lock.
+            return try await lock.withLock { try await Self.run(body, on: connection.sql(queryLogLevel: nil), begin: "BEGIN IMMEDIATE") }
         case .postgres(let client, _):
             return try await client.withConnection { connection in
-                let db = connection.sql(queryLogLevel: nil, logger: logger)
-                try await db.raw("BEGIN").run()
-                do {
-                    let result = try await body(db)
-                    try await db.raw("COMMIT").run()
-                    return result
-                } catch {
-                    try? await db.raw("ROLLBACK").run()
-                    throw error
-                }
+                try await Self.run(body, on: connection.sql(queryLogLevel: nil, logger: logger), begin: "BEGIN")
             }
+        }
+    }
+
+    /// `body` between `begin` and COMMIT on one connection; ROLLBACK when it throws.
+    private static func run<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T, on db: any SQLDatabase,
+                                         begin: String) async throws -> T {
+        try await db.raw(SQLQueryString(begin)).run()
+        do {
+            let result = try await body(db)
+            try await db.raw("COMMIT").run()
+            return result
+        } catch {
+            try? await db.raw("ROLLBACK").run()
+            throw error
         }
     }
 
