@@ -37,13 +37,6 @@ public final class Perception: Sendable {
     public func stop() { threads.stop() }
 }
 
-/// Runs CPU work on one compute thread: the actor's executor is the thread.
-actor ComputeActor {
-    let thread: ComputeThread
-    nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
-    init(thread: ComputeThread) { self.thread = thread }
-}
-
 /// One compute thread's pipelines for stills, made on first use and kept (they are not
 /// thread-safe, so each thread has its own).
 actor StillWorker {
