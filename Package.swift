@@ -72,6 +72,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        // The IV application's domain: entries, evaluation, the player's collection (its own
+        // tables), Poke Genie's CSV. See docs/iv-app.md.
+        .target(
+            name: "IVCollection",
+            dependencies: [
+                "IVScanner", "SentioStore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // QR codes for the terminal and the pairing page (Debian: libqrencode-dev).
         .systemLibrary(
             name: "CQRencode", pkgConfig: "libqrencode",
@@ -80,7 +89,7 @@ let package = Package(
         .target(
             name: "SentioServer",
             dependencies: [
-                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "SentioStore", "CQRencode",
+                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "IVCollection", "SentioStore", "CQRencode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -108,6 +117,14 @@ let package = Package(
             ]),
         // Fixture lookup and a seeded generator, shared by the tests and the fuzzer.
         .target(name: "SentioTestSupport"),
+        // A fresh database of each kind for the store's and the applications' tests.
+        .target(
+            name: "SentioStoreTestSupport",
+            dependencies: [
+                "SentioStore", "SentioTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
         // Mutation fuzzing of the decoders, in a process of its own so heap counts are exact.
         .executableTarget(name: "sentio-fuzz", dependencies: ["SentioImage", "SentioNeural", "SentioVision", "CSentioCodecs", "SentioTestSupport"]),
         // Shared models, the thread pool and live sessions under load; `make test` runs it
@@ -122,7 +139,7 @@ let package = Package(
         .testTarget(
             name: "SentioStoreTests",
             dependencies: [
-                "SentioStore", "SentioTestSupport",
+                "SentioStore", "SentioTestSupport", "SentioStoreTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
@@ -137,6 +154,12 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 "SentioImage", "SentioNeural", "SentioVision",
+            ]),
+        .testTarget(
+            name: "IVCollectionTests",
+            dependencies: [
+                "IVCollection", "IVScanner", "SentioStore", "SentioStoreTestSupport", "SentioTestSupport",
+                .product(name: "SQLKit", package: "sql-kit"),
             ]),
         .testTarget(name: "SentioVisionTests", dependencies: ["SentioVision", "SentioImage", "SentioNeural", "SentioTestSupport"]),
     ],

@@ -68,7 +68,35 @@ schemas = {
                  "createdAt": integer, "expiresAt": integer}, ["code", "purpose", "createdAt", "expiresAt"]),
     "AuditEntry": obj({"id": integer, "at": integer, "actor": {"type": "string", "nullable": True}, "action": string,
                        "subject": {"type": "string", "nullable": True}, "detail": {"type": "string", "nullable": True}}, ["id", "at", "action"]),
+    "IV": obj({"level": num, "attack": integer, "defense": integer, "stamina": integer, "percent": num},
+              ["level", "attack", "defense", "stamina", "percent"]),
+    "IVEntry": obj({"species": string, "form": {"type": "string", "nullable": True},
+                    "cp": {"type": "integer", "nullable": True, "minimum": 10, "maximum": 100000},
+                    "hp": {"type": "integer", "minimum": 10, "maximum": 10000},
+                    "stardust": {"type": "integer", "nullable": True}, "level": {"type": "number", "nullable": True},
+                    "trainerLevel": {"type": "integer", "nullable": True, "minimum": 1, "maximum": 80},
+                    "lucky": {"type": "boolean"}, "shadow": {"type": "boolean"}, "purified": {"type": "boolean"},
+                    "obtained": {"type": "string", "enum": ["wild", "weather", "hatched", "raid", "research", "trade", "lucky-trade", "purified"]},
+                    "appraisal": {"type": "object", "nullable": True}, "statsAsOf": {"type": "string", "nullable": True, "format": "date"}},
+                   ["species", "hp"]),
+    "IVEvaluation": obj({"species": {"type": "object"}, "combinations": {"type": "array", "items": {"$ref": "#/components/schemas/IV"}},
+                         "levels": {"type": "array", "items": num}, "problem": {"type": "string", "nullable": True},
+                         "plan": {"type": "array", "nullable": True}, "leagues": {"type": "array", "nullable": True}},
+                        ["species", "combinations", "levels"]),
+    "CollectedPokemon": obj({"id": string, "species": string, "form": string, "cp": {"type": "integer", "nullable": True}, "hp": integer,
+                             "ivs": {"type": "array", "items": {"$ref": "#/components/schemas/IV"}}, "scans": integer},
+                            ["id", "species", "form", "hp", "ivs", "scans"]),
 }
+COLLECTION_QUERY = [
+    q("search", string, "Part of the species or nickname."),
+    q("sort", {"type": "string", "enum": ["date", "iv", "cp", "hp", "name"]}, "Sort key (date)."),
+    q("order", {"type": "string", "enum": ["asc", "desc"]}, "Order (desc)."),
+    q("species", string, "Only this species."),
+    q("minPercent", {"type": "number", "minimum": 0, "maximum": 100}, "Only those whose IV percentage can reach this."),
+    q("lucky", {"type": "boolean"}, "Only lucky (true) or not lucky (false)."),
+    q("shadow", {"type": "boolean"}, "Only shadow (true) or not (false)."),
+]
+
 ref = lambda name: {"$ref": f"#/components/schemas/{name}"}
 json_body = lambda schema: {"required": True, "content": {"application/json": {"schema": schema}}}
 
@@ -147,12 +175,70 @@ paths = {
         "parameters": [path_param("code", "The room's code.")],
         "get": {"summary": "The QR code of the address a phone opens to join.", "tags": ["pairing"],
                 "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {"schema": string}}}, "404": err("No open room.")}}},
+    # The IV application (docs/iv-app.md).
+    "/api/v1/iv/evaluate": {"post": {
+        "summary": "An IV entry (what the scan read, corrected) → every combination, and for the chosen one its power-up plan and league ranks.",
+        "tags": ["iv"],
+        "requestBody": json_body(obj({"entry": ref("IVEntry"), "chosen": ref("IV"),
+                                      "rules": obj({"maxLevel": num, "ivFloor": {"type": "integer", "minimum": 0, "maximum": 15}})}, ["entry"])),
+        "responses": {**ok_json(ref("IVEvaluation")), "400": err("Malformed JSON."), "403": err("A cross-site request."),
+                      "413": err("Body over 64 KiB."), "415": err("Not JSON."),
+                      "422": err("A field out of range, an unknown species or form, or a chosen combination the entry does not allow."),
+                      "429": err("Too many requests from this client; see Retry-After.")}}},
+    "/api/v1/iv/species": {"get": {"summary": "Every species and form of the game data.", "tags": ["iv"],
+                                   "responses": {**ok_json({"type": "array", "items": obj({"dex": integer, "name": string, "form": string})}),
+                                                 "400": err("A query parameter.")}}},
+    "/api/v1/iv/species/{name}": {
+        "parameters": [path_param("name", "The species' name.")],
+        "get": {"summary": "A species' game info: base stats, evolutions and candy, CP per level, power-up costs, best IVs per league, dated stats.",
+                "tags": ["iv"], "parameters": [q("form", string, "The form (Normal).")],
+                "responses": {**ok_json({"type": "object"}), "400": err("A query parameter."), "404": err("No such species or form.")}}},
+    "/api/v1/iv/collection": {
+        "get": {"summary": "The player's Pokémon, searched, filtered and sorted.", "tags": ["iv"], "parameters": COLLECTION_QUERY,
+                "responses": {**ok_json({"type": "array", "items": ref("CollectedPokemon")}), "400": err("A query parameter."), **SIGNED_IN_ERRORS}},
+        "post": {"summary": "Save a scan: joins an earlier scan of the same Pokémon, or the same screenshot again only updates its date.",
+                 "tags": ["iv"],
+                 "requestBody": {"required": True, "content": {
+                     "multipart/form-data": {"schema": obj({"entry": string, "fields": string, "image": {"type": "string", "format": "binary"}}, ["entry"])},
+                     "application/json": {"schema": obj({"entry": ref("IVEntry"), "fields": {"type": "object"}}, ["entry"])}}},
+                 "responses": {**ok_json({"type": "object"}, "Saved (joined or the same screenshot)"), **ok_json({"type": "object"}, "A new Pokémon", "201"),
+                               "400": err("A malformed form or JSON."), "413": err("Over the size limit."), "415": err("Not a form or JSON, or the image is not JPEG, PNG or WebP."),
+                               "422": err("No IV combination fits, or a field out of range."), **SIGNED_IN_ERRORS}},
+    },
+    "/api/v1/iv/collection/{pokemon}": {
+        "parameters": [path_param("pokemon", "The Pokémon's id.")],
+        "get": {"summary": "One of the player's Pokémon with its scans.", "tags": ["iv"],
+                "responses": {**ok_json({"type": "object"}), "404": err("Not in the player's collection."), **SIGNED_IN_ERRORS}},
+        "put": {"summary": "Correct the latest scan's entry and the nickname; the IVs are recomputed.", "tags": ["iv"],
+                "requestBody": json_body(obj({"entry": ref("IVEntry"), "nickname": {"type": "string", "nullable": True}}, ["entry"])),
+                "responses": {**ok_json(ref("CollectedPokemon")), "400": err("Malformed JSON."), "404": err("Not in the player's collection."),
+                              "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("No IV combination fits the correction."), **SIGNED_IN_ERRORS}},
+        "delete": {"summary": "Delete the Pokémon, its scans and screenshots.", "tags": ["iv"],
+                   "responses": {"204": {"description": "Deleted."}, "404": err("Not in the player's collection."), **SIGNED_IN_ERRORS}},
+    },
+    "/api/v1/iv/scans/{scan}/image": {
+        "parameters": [path_param("scan", "The scan's id.")],
+        "get": {"summary": "A scan's screenshot.", "tags": ["iv"],
+                "responses": {"200": {"description": "The image as uploaded", "content": {t: {"schema": {"type": "string", "format": "binary"}} for t in ("image/jpeg", "image/png", "image/webp")}},
+                              "404": err("No screenshot, or not the player's."), **SIGNED_IN_ERRORS}},
+    },
+    "/api/v1/iv/collection.csv": {
+        "get": {"summary": "The collection as Poke Genie's CSV export.", "tags": ["iv"], "parameters": COLLECTION_QUERY,
+                "responses": {"200": {"description": "CSV", "content": {"text/csv": {"schema": string}}}, "400": err("A query parameter."), **SIGNED_IN_ERRORS}},
+        "post": {"summary": "Import a Poke Genie CSV: all rows or none.", "tags": ["iv"],
+                 "requestBody": {"required": True, "content": {"text/csv": {"schema": string}}},
+                 "responses": {**ok_json(obj({"imported": integer}, ["imported"]), "Imported", "201"), "400": err("Not UTF-8."),
+                               "413": err("Over 8 MiB."), "415": err("Not text/csv."), "422": err("A line that does not parse or fit, named."), **SIGNED_IN_ERRORS}},
+    },
+    "/api/v1/iv/collection-by-species": {"get": {"summary": "The collection by species: how many, and the best IV percentage.", "tags": ["iv"],
+                                                 "responses": {**ok_json({"type": "array", "items": obj({"species": string, "form": string, "count": integer, "bestPercent": num})}),
+                                                               "400": err("A query parameter."), **SIGNED_IN_ERRORS}}},
 }
 
 document = {
     "openapi": "3.0.3",
     "info": {"title": "Sentio", "version": "1.0.0",
-             "description": "Perception over HTTP: the CLI's commands as stills, accounts and pairing. The live streams are WebSockets "
+             "description": "Perception over HTTP: the CLI's commands as stills, accounts, pairing and the IV application. The live streams are WebSockets "
                             "(/api/v1/stream/faces, hands, pose, motion; /api/v1/rooms/{code}/events), described in docs/server.md."},
     "paths": paths,
     "components": {"schemas": schemas},

@@ -4,8 +4,9 @@ game-master data in ../shared/fixtures/pogo/data (see its SOURCES.md). Facts onl
 stats, candy families, Pokédex heights, CP multipliers and power-up costs.
 
 - species.tsv: dex, species, form, attack, defense, stamina, family (the candy's name),
-  evolve_candy (the candy its cheapest evolution costs, 0 when it does not evolve) and height
-  (the Pokédex height in metres, the form's where it has its own, 0 when not listed) for every
+  evolve_candy (the candy its cheapest evolution costs, 0 when it does not evolve), height
+  (the Pokédex height in metres, the form's where it has its own, 0 when not listed) and
+  evolutions (the species it evolves into directly, ';'-separated, empty when none) for every
   species and form of the current game master (costume forms dropped: same stats).
 - levels.tsv: level (1…55 by halves), CP multiplier (the game master's value at whole levels,
   √((a² + b²)/2) at half levels, as the game computes them), stardust, candy and XL candy to
@@ -37,7 +38,7 @@ def main():
         return entry.get("forms", {}).get(form_id, {}).get("height") or entry.get("height") or 0
 
     with open(os.path.join(DATA, "base_stats_by_form_WatWowMap.csv")) as f, open(os.path.join(OUT, "species.tsv"), "w") as out:
-        out.write("dex\tspecies\tform\tattack\tdefense\tstamina\tfamily\tevolve_candy\theight\n")
+        out.write("dex\tspecies\tform\tattack\tdefense\tstamina\tfamily\tevolve_candy\theight\tevolutions\n")
         for r in csv.DictReader(f):
             if r["is_costume"] == "True":
                 continue
@@ -47,9 +48,11 @@ def main():
                 continue
             seen.add(key)
             # The candy the Evolve button shows: the cheapest evolution's (0: does not evolve).
+            evolutions = [e.split(":")[0] for e in r["evolutions(target:candyCost)"].split(";") if ":" in e]
             costs = [int(e.split(":")[1]) for e in r["evolutions(target:candyCost)"].split(";") if ":" in e and e.split(":")[1].isdigit()]
             out.write("\t".join([r["dex"], r["species"], form, r["base_attack"], r["base_defense"], r["base_stamina"],
-                                 r["candy_family_name"], str(min(costs) if costs else 0), str(height(r["dex"], r["form_id"]))]) + "\n")
+                                 r["candy_family_name"], str(min(costs) if costs else 0), str(height(r["dex"], r["form_id"])),
+                                 ";".join(dict.fromkeys(evolutions))]) + "\n")
     with open(os.path.join(DATA, "cpm_and_powerup_costs_by_half_level.csv")) as f, open(os.path.join(OUT, "levels.tsv"), "w") as out:
         out.write("level\tcpm\tstardust\tcandy\txl_candy\n")
         for r in csv.DictReader(f):

@@ -15,6 +15,9 @@ public struct Species: Sendable, Hashable {
     public var evolveCandy: Int = 0
     /// The Pokédex height in metres (0: not listed); each Pokémon's own is scattered round it.
     public var height: Double = 0
+    /// The species it evolves into directly, by name (empty: it does not evolve); see
+    /// `GameData.evolutions(of:)` for the forms.
+    public var evolutions: [String] = []
 }
 
 /// One half level: CP multiplier and what powering up from it costs.
@@ -108,12 +111,13 @@ public struct GameData: Sendable {
     /// game's range, each row as long as its header, levels rising — and the first that is
     /// not is an `IVError.malformedTable` naming the file, line and column.
     public init(directory: String) throws {
-        let species = try DataTable(directory, "species.tsv", columns: ["dex", "species", "form", "attack", "defense", "stamina", "family", "evolve_candy", "height"])
+        let species = try DataTable(directory, "species.tsv", columns: ["dex", "species", "form", "attack", "defense", "stamina", "family", "evolve_candy", "height", "evolutions"])
             .rows.map { r in
                 Species(dex: try r.int(0, in: 1 ... 9999), name: try r.name(1), form: try r.name(2),
                         attack: try r.int(3, in: GameData.statRange), defense: try r.int(4, in: GameData.statRange),
                         stamina: try r.int(5, in: GameData.statRange), family: r.text(6),
-                        evolveCandy: try r.int(7, in: 0 ... 100_000), height: try r.double(8, in: 0 ... 1000))
+                        evolveCandy: try r.int(7, in: 0 ... 100_000), height: try r.double(8, in: 0 ... 1000),
+                        evolutions: r.text(9).split(separator: ";").map(String.init))
             }
         self.species = species
         var local: [Int: [String]] = [:]

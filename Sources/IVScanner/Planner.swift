@@ -32,10 +32,17 @@ extension IVCalculator {
     }
 }
 
-/// PvP leagues by CP cap.
+/// PvP leagues by CP cap: Great 1,500, Ultra 2,500, Master (none), Little 500.
 public enum League: String, Sendable, CaseIterable {
-    case great, ultra, master
-    public var cap: Int? { self == .great ? 1500 : self == .ultra ? 2500 : nil }
+    case great, ultra, master, little
+    public var cap: Int? {
+        switch self {
+        case .great: 1500
+        case .ultra: 2500
+        case .master: nil
+        case .little: 500
+        }
+    }
 }
 
 /// A combination's standing in a league: rank 1 has the highest stat product among all 4,096.
@@ -63,20 +70,82 @@ extension IVCalculator {
     }
 
     /// Rank of (a, d, s) in `league` by stat product (attack · defense · HP at the best level
-    /// under the cap), among all 4,096 combinations.
-    public func rank(_ s: Species, attack: Int, defense: Int, stamina: Int, league: League, maxLevel: Double = 50) throws -> LeagueRank {
+    /// under the cap), among all 4,096 combinations — or, with `ivFloor`, among those whose
+    /// every IV is at least the floor (a traded or raid Pokémon can be no other). Equal stat
+    /// products share a rank: the rank is 1 + the number of combinations strictly better.
+    public func rank(_ s: Species, attack: Int, defense: Int, stamina: Int, league: League, maxLevel: Double = 50,
+                     ivFloor: Int = 0) throws -> LeagueRank {
         try check(s)
         try check(ivs: attack, defense, stamina)
+        guard (0 ... 15).contains(ivFloor) else { throw IVError.invalid("an IV floor is 0–15, not \(ivFloor)") }
+        guard attack >= ivFloor, defense >= ivFloor, stamina >= ivFloor else {
+            throw IVError.invalid("\(attack)/\(defense)/\(stamina) is below the IV floor \(ivFloor)")
+        }
         guard let mine = best(s, attack, defense, stamina, league: league, maxLevel: maxLevel) else {
             throw IVError.invalid("\(s.name) is over the \(league.rawValue) league's cap even at level 1")
         }
-        var products: [Double] = []
-        products.reserveCapacity(4096)
-        for a in 0 ... 15 { for d in 0 ... 15 { for st in 0 ... 15 {
-            if let b = best(s, a, d, st, league: league, maxLevel: maxLevel) { products.append(b.product) }
+        var better = 0, top = mine.product
+        for a in ivFloor ... 15 { for d in ivFloor ... 15 { for st in ivFloor ... 15 {
+            guard let b = best(s, a, d, st, league: league, maxLevel: maxLevel) else { continue }
+            if b.product > mine.product { better += 1 }
+            top = max(top, b.product)
         } } }
-        let better = products.filter { $0 > mine.product }.count
         return LeagueRank(rank: better + 1, level: mine.level, cp: mine.cp, statProduct: mine.product,
-                          percentOfBest: mine.product / (products.max() ?? mine.product) * 100)
+                          percentOfBest: mine.product / top * 100)
+    }
+
+    /// The Pokémon's standing in every league, as it is and as each of its evolutions (the IVs
+    /// stay when it evolves). A league whose cap the species exceeds at level 1 is left out.
+    public func leagueRanks(_ s: Species, attack: Int, defense: Int, stamina: Int, maxLevel: Double = 50,
+                            ivFloor: Int = 0) throws -> [EvolutionRanks] {
+        try ([s] + data.evolutions(of: s)).map { species in
+            var ranks: [League: LeagueRank] = [:]
+            for league in League.allCases {
+                guard best(species, ivFloor, ivFloor, ivFloor, league: league, maxLevel: maxLevel) != nil,
+                      best(species, attack, defense, stamina, league: league, maxLevel: maxLevel) != nil else { continue }
+                ranks[league] = try rank(species, attack: attack, defense: defense, stamina: stamina, league: league,
+                                         maxLevel: maxLevel, ivFloor: ivFloor)
+            }
+            return EvolutionRanks(species: species, ranks: ranks)
+        }
+    }
+}
+
+/// One species of a Pokémon's evolution line with its rank in each league it fits.
+public struct EvolutionRanks: Sendable, Hashable {
+    public var species: Species
+    public var ranks: [League: LeagueRank]
+}
+
+extension GameData {
+    /// Every species `s` can evolve into, directly or through others, nearest first. An
+    /// evolution keeps `s`'s form where the target has it (Alolan Meowth → Alolan Persian),
+    /// else takes the target's Normal form (Galarian Meowth → Perrserker).
+    public func evolutions(of s: Species) -> [Species] {
+        var found: [Species] = [], queue = [s], seen: Set<String> = [GameData.key(s.name)]
+        while !queue.isEmpty {
+            let current = queue.removeFirst()
+            for name in current.evolutions where !seen.contains(GameData.key(name)) {
+                seen.insert(GameData.key(name))
+                guard let target = (try? species(name, form: current.form)) ?? (try? species(name)) else { continue }
+                found.append(target)
+                queue.append(target)
+            }
+        }
+        return found
+    }
+}
+
+extension IVCalculator {
+    /// The rank-1 combination of `league` (the highest stat product; among equal ones the first
+    /// in attack, defense, stamina order), with its best level and CP; nil when the species is
+    /// over the cap even at level 1.
+    public func bestCombination(_ s: Species, league: League, maxLevel: Double = 50) -> (attack: Int, defense: Int, stamina: Int, level: Double, cp: Int)? {
+        var top: (attack: Int, defense: Int, stamina: Int, level: Double, cp: Int, product: Double)?
+        for a in 0 ... 15 { for d in 0 ... 15 { for st in 0 ... 15 {
+            guard let b = best(s, a, d, st, league: league, maxLevel: maxLevel) else { continue }
+            if top == nil || b.product > top!.product { top = (a, d, st, b.level, b.cp, b.product) }
+        } } }
+        return top.map { ($0.attack, $0.defense, $0.stamina, $0.level, $0.cp) }
     }
 }

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import HummingbirdWebSocket
+import IVCollection
 import Logging
 import NIOCore
 import SentioNeural
@@ -26,6 +27,10 @@ public enum SentioServer {
     public static func run(_ configuration: ServerConfiguration, models: ModelStore, logger: Logger,
                            onReady: @escaping @Sendable (ServerAddresses) async -> Void) async throws {
         let store = try await Store.open(configuration.database, logger: logger)
+        do { try await prepare(store) } catch {
+            await store.close()
+            throw error
+        }
         let perception = Perception(store: models, threads: configuration.threads)
         do {
             try perception.preload()
@@ -33,7 +38,7 @@ public enum SentioServer {
             await store.close()
             throw error
         }
-        let platform = Platform(store: store, perception: perception, limits: configuration.limits,
+        let platform = try Platform(store: store, perception: perception, limits: configuration.limits,
                                 publicDirectory: configuration.pagesDirectory ?? publicDirectory, secureCookies: configuration.tls != .off, logger: logger)
         var applications: [any Service] = []
         let ready = ReadyLatch(count: configuration.tls == .off ? 1 : 2)
@@ -69,6 +74,11 @@ public enum SentioServer {
         logger.info("stopped")
     }
 
+    /// Migrates the applications' own tables (after the platform's, which `Store.open` does).
+    public static func prepare(_ store: Store) async throws {
+        try await IVCollection.prepare(store)
+    }
+
     /// The HTTP/1 server with WebSocket upgrades for the streams.
     public static func http1(_ platform: Platform) -> HTTPServerBuilder {
         .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(platform),
@@ -100,6 +110,7 @@ public enum SentioServer {
         StillRoutes(platform: platform).register(on: router)
         AccountRoutes(platform: platform).register(on: router)
         RoomRoutes(platform: platform).register(on: router)
+        IVRoutes(platform: platform).register(on: router)
         return router
     }
 

@@ -71,6 +71,19 @@ public enum Schema {
                 """,
             ]
         },
+        // Each application's own migrations are recorded here (see AppSchema).
+        Migration(version: 3, name: "application schemas") { _ in
+            [
+                """
+                CREATE TABLE app_migrations (
+                    app TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    applied_at BIGINT NOT NULL,
+                    PRIMARY KEY (app, version))
+                """,
+            ]
+        },
     ]
 
     /// The newest schema version this program knows.

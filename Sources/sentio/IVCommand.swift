@@ -185,9 +185,9 @@ struct IVCommand: ParsableCommand {
         func run() throws {
             let (a, d, s) = try IVCommand.ivs(ivs)
             let leagues = try league.map { name in
-                guard let l = League(rawValue: name) else { throw ValidationError("--league is great, ultra or master") }
+                guard let l = League(rawValue: name) else { throw ValidationError("--league is great, ultra, master or little") }
                 return [l]
-            } ?? League.allCases
+            } ?? [League.great, .ultra, .master]
             let species = try pokemon.resolve()
             let rows = try leagues.map { l in
                 let r = try IVCalculator().rank(species, attack: a, defense: d, stamina: s, league: l, maxLevel: maxLevel)

@@ -105,7 +105,7 @@ struct AdminCommand: AsyncParsableCommand {
             let password = AdminCommand.readPassword()
             let store = try await Store.open(configuration.database, logger: Logger(label: "sentio.admin"))
             do {
-                let platform = Platform(store: store, perception: Perception(store: CommandEnvironment.store, threads: 1),
+                let platform = try Platform(store: store, perception: Perception(store: CommandEnvironment.store, threads: 1),
                                         limits: Limits(), publicDirectory: "", secureCookies: false, logger: Logger(label: "sentio.admin"))
                 let user = try await platform.createUser(username: username, displayName: displayName, role: role, password: password)
                 print("created \(user.role.rawValue) \(user.username) (\(user.id)) in \(configuration.database)")

@@ -48,6 +48,8 @@ struct RoleTests {
                     let targets: [String?] = rule.path.contains("{id}") ? [user?.id ?? users[.student]!.id, users[.player]!.id] : [nil]
                     for target in targets {
                         let path = rule.path.replacingOccurrences(of: "{id}", with: target ?? "").replacingOccurrences(of: "{code}", with: code)
+                            .replacingOccurrences(of: "{name}", with: "Pidgey").replacingOccurrences(of: "{pokemon}", with: "none")
+                            .replacingOccurrences(of: "{scan}", with: "none")
                         var headers = signedIn?.headers ?? [:]
                         var body: ByteBuffer?
                         switch path {

@@ -27,7 +27,8 @@ struct TestServer {
         let logs = LogCollector()
         let logger = Logger(label: "test") { _ in logs.handler() }
         let store = try await Store.open(location, logger: logger)
-        let platform = Platform(store: store, perception: Perception(store: models, threads: 2), limits: limits,
+        try await SentioServer.prepare(store)
+        let platform = try Platform(store: store, perception: Perception(store: models, threads: 2), limits: limits,
                                 publicDirectory: SentioServer.publicDirectory, secureCookies: false, logger: logger)
         return TestServer(platform: platform, logs: logs)
     }

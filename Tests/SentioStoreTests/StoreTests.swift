@@ -1,5 +1,6 @@
 import Foundation
 import SentioStore
+import SentioStoreTestSupport
 import SentioTestSupport
 import SQLKit
 import Testing

@@ -51,6 +51,20 @@ public enum AccessTable {
         RouteRule(method: .get, path: "/api/v1/rooms/{code}", access: .anyone),
         RouteRule(method: .get, path: "/api/v1/rooms/{code}/qr.svg", access: .anyone),
         RouteRule(method: .get, path: "/api/v1/rooms/{code}/events", access: .anyone, webSocket: true),
+        // The IV application: anyone may evaluate and read the game info; the collection is each
+        // signed-in player's own (another's Pokémon answers 404, checked by the route).
+        RouteRule(method: .post, path: "/api/v1/iv/evaluate", access: .anyone),
+        RouteRule(method: .get, path: "/api/v1/iv/species", access: .anyone),
+        RouteRule(method: .get, path: "/api/v1/iv/species/{name}", access: .anyone),
+        RouteRule(method: .get, path: "/api/v1/iv/collection", access: .signedIn),
+        RouteRule(method: .post, path: "/api/v1/iv/collection", access: .signedIn),
+        RouteRule(method: .get, path: "/api/v1/iv/collection/{pokemon}", access: .signedIn),
+        RouteRule(method: .put, path: "/api/v1/iv/collection/{pokemon}", access: .signedIn),
+        RouteRule(method: .delete, path: "/api/v1/iv/collection/{pokemon}", access: .signedIn),
+        RouteRule(method: .get, path: "/api/v1/iv/scans/{scan}/image", access: .signedIn),
+        RouteRule(method: .get, path: "/api/v1/iv/collection.csv", access: .signedIn),
+        RouteRule(method: .post, path: "/api/v1/iv/collection.csv", access: .signedIn),
+        RouteRule(method: .get, path: "/api/v1/iv/collection-by-species", access: .signedIn),
         // Live streams.
         RouteRule(method: .get, path: "/api/v1/stream/faces", access: .anyone, webSocket: true),
         RouteRule(method: .get, path: "/api/v1/stream/hands", access: .anyone, webSocket: true),

@@ -1,4 +1,6 @@
 import Foundation
+import IVCollection
+import IVScanner
 import Logging
 import SentioNeural
 import SentioStore
@@ -10,6 +12,8 @@ public final class Platform: Sendable {
     public let perception: Perception
     public let limits: Limits
     public let metrics = ServerMetrics()
+    /// The IV application's collections (its tables migrated by ``SentioServer/prepare(_:)``).
+    public let iv: IVCollection
     let accounts: Accounts
     let rooms: Rooms
     let hub: RoomHub
@@ -24,7 +28,8 @@ public final class Platform: Sendable {
     /// The addresses the server listens on, once it does (the pairing QR code needs them).
     let addresses = AddressBook()
 
-    public init(store: Store, perception: Perception, limits: Limits, publicDirectory: String, secureCookies: Bool, logger: Logger) {
+    /// An error only when the IV scanner's bundled game data is damaged.
+    public init(store: Store, perception: Perception, limits: Limits, publicDirectory: String, secureCookies: Bool, logger: Logger) throws {
         self.store = store
         self.perception = perception
         self.limits = limits
@@ -37,6 +42,7 @@ public final class Platform: Sendable {
         stillsLimiter = TokenBuckets(burst: limits.stillsBurst, perSecond: limits.stillsPerSecond)
         loginFailures = FailureWindow(limit: limits.loginFailures, seconds: limits.loginWindowSeconds)
         streamSlots = StreamSlots(limits: limits)
+        iv = IVCollection(store: store, calculator: try IVCalculator())
     }
 
     /// Makes a user (what `sentio admin create` does); the error says what to change.

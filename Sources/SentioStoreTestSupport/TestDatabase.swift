@@ -6,16 +6,16 @@ import SentioTestSupport
 import Testing
 
 /// The two databases every store test runs on.
-enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+public enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case sqlite, postgres
-    var testDescription: String { rawValue }
+    public var testDescription: String { rawValue }
 }
 
 /// A fresh, empty database of the given kind: a new SQLite file in a temporary folder, or a new
 /// database on the PostgreSQL server of `SENTIO_TEST_POSTGRES` (the role may create databases;
 /// scripts/with-postgres throws the whole server away afterwards).
-enum TestDatabase {
-    static func fresh(_ backend: Backend) async throws -> DatabaseLocation {
+public enum TestDatabase {
+    public static func fresh(_ backend: Backend) async throws -> DatabaseLocation {
         switch backend {
         case .sqlite:
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sentio-store-\(RandomID.make(bytes: 6))")
