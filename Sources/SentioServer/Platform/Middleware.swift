@@ -99,6 +99,7 @@ extension HTTPField.Name {
     static let csrfToken = Self("X-CSRF-Token")!
     static let referrerPolicy = Self("Referrer-Policy")!
     static let xFrameOptions = Self("X-Frame-Options")!
+    static let serverTiming = Self("Server-Timing")!
 }
 
 extension RouterMethods where Context == AppContext {

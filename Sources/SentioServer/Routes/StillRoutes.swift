@@ -72,7 +72,11 @@ struct StillRoutes {
                 }
             }
             let screen = try await image(request, context)
-            return try await respond { try await platform.perception.nextWorker().scan(screen, trainerLevel: trainerLevel, statsAsOf: date) }
+            let scanned = try await respond { try await platform.perception.nextWorker().scan(screen, trainerLevel: trainerLevel, statsAsOf: date) }
+            var response = try Response.json(scanned.report)
+            // The scan's own time on its compute thread (queueing excluded), for load checks.
+            response.headers[.serverTiming] = String(format: "scan;dur=%.1f", scanned.milliseconds)
+            return response
         }
     }
 
@@ -129,6 +133,17 @@ struct StillRoutes {
         do {
             return try ImageIO.decode(Array(buffer: bytes), source: name,
                                       options: DecodeOptions(maxPixels: platform.limits.maxImagePixels))
+        } catch {
+            throw HTTPError(.unprocessableContent, message: "\(error)")
+        }
+    }
+
+    /// Runs the work; library errors become 422 with their message.
+    func respond<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch let error as HTTPError {
+            throw error
         } catch {
             throw HTTPError(.unprocessableContent, message: "\(error)")
         }

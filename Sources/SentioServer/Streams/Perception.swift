@@ -98,9 +98,14 @@ actor StillWorker {
         return try recognizer.recognizeAll(photo, jitter: jitter).first?.descriptor
     }
 
-    func scan(_ screen: Image, trainerLevel: Int?, statsAsOf: GameDate?) throws -> ScanReport {
+    /// The scan and the time it took on this thread (ms), without the wait for the thread: the
+    /// server's time for the screenshot, reported in `Server-Timing`.
+    func scan(_ screen: Image, trainerLevel: Int?, statsAsOf: GameDate?) throws -> (report: ScanReport, milliseconds: Double) {
+        let start = ContinuousClock.now
         let scanner = try self.scanner ?? ScreenScanner()
         self.scanner = scanner
-        return ScanReport(try scanner.scan(screen, trainerLevel: trainerLevel, statsAsOf: statsAsOf))
+        let report = ScanReport(try scanner.scan(screen, trainerLevel: trainerLevel, statsAsOf: statsAsOf))
+        let elapsed = ContinuousClock.now - start
+        return (report, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
     }
 }
