@@ -97,7 +97,9 @@ async def main():
     parser.add_argument("--threads", type=int, default=os.cpu_count())
     options = parser.parse_args()
     pool = ThreadPoolExecutor(max_workers=options.threads)
-    async with websockets.serve(lambda ws: handle(ws, pool), "127.0.0.1", options.port, max_size=8 << 20) as server:
+    # No permessage-deflate: Sentio does not negotiate it, and compressing JPEG frames would only
+    # cost the reference CPU.
+    async with websockets.serve(lambda ws: handle(ws, pool), "127.0.0.1", options.port, max_size=8 << 20, compression=None) as server:
         port = server.sockets[0].getsockname()[1]
         print(json.dumps({"ws": f"ws://127.0.0.1:{port}"}), flush=True)
         await asyncio.Future()
