@@ -3,12 +3,14 @@
 Each simulated camera opens /api/v1/stream/faces and sends a 640×480 JPEG every 1/15 s whatever
 the replies (open loop, as a camera does), for --seconds after a 3 s warm-up. The frames are a
 fixture photo cropped to 640×480 and panned a few pixels per frame, so tracking does real work.
-For each reply the generator notes the frame's round trip (sent → answered; on loopback this is
-the server's time for the frame, queueing included) and the server's own `serverMs`; frames never
-answered count as dropped.
+For each reply the generator notes the frame's time in the server as the server reports it
+(`waitMs` + `serverMs`: from the frame's receipt to its reply, queueing included), and its round
+trip (sent → answered: the server's time plus loopback and the generator's own delays, since the
+generator shares the machine's two cores); frames never answered count as dropped.
 
-A number of streams is sustained when the p95 round trip is ≤ 50 ms and under 1% of the frames
-are dropped. The ramp goes up until a step is not sustained, for Sentio and for the reference,
+A number of streams is sustained when the p95 time in the server is ≤ 50 ms and under 1% of the
+frames are dropped (the issue's bar); `sustained_rtt` says whether the p95 round trip is ≤ 50 ms
+too, a stricter bar that also charges the generator's delays. The ramp goes up until a step is not sustained, for Sentio and for the reference,
 alternating step by step so both see the same machine. One JSON line per step, then a summary.
 """
 import argparse, asyncio, io, json, os, statistics, subprocess, sys, tempfile, time
@@ -53,9 +55,12 @@ async def camera(url, frames, fps, seconds, warmup, results):
                     continue
                 answered += 1
                 rtts.append((now - sent) * 1000)
-                j = data.rfind(b'"serverMs":')
-                if j >= 0:
-                    server_ms.append(float(data[j + 11:].lstrip().split(b",", 1)[0].split(b"}", 1)[0]))
+                def number(key):
+                    j = data.rfind(key)
+                    return float(data[j + len(key):].lstrip().split(b",", 1)[0].split(b"}", 1)[0]) if j >= 0 else None
+                process, wait = number(b'"serverMs":'), number(b'"waitMs":')
+                if process is not None:
+                    server_ms.append(process + (wait or 0))
         task = asyncio.create_task(reader())
         n = 0
         while True:
@@ -83,7 +88,7 @@ async def step(url, streams, frames, fps, seconds):
     return {"streams": streams, "frames_sent": sent, "answered": answered, "dropped_pct": round(100 * dropped, 2),
             "p50_rtt_ms": round(p(rtts, 0.5), 1), "p95_rtt_ms": round(p(rtts, 0.95), 1),
             "p95_server_ms": round(p(server, 0.95), 1), "errors": sum(r["errors"] for r in results),
-            "sustained": p(rtts, 0.95) <= 50 and dropped < 0.01}
+            "sustained": p(server, 0.95) <= 50 and dropped < 0.01, "sustained_rtt": p(rtts, 0.95) <= 50 and dropped < 0.01}
 
 def start_sentio(binary):
     data = tempfile.mkdtemp(prefix="sentio-load-")
@@ -112,6 +117,7 @@ async def main():
     if not options.no_reference:
         servers["mediapipe"] = start_reference(options.reference_python)
     best = {name: 0 for name in servers}
+    best_rtt = {name: 0 for name in servers}
     running = set(servers)
     try:
         for streams in [int(x) for x in options.ramp.split(",")]:
@@ -119,6 +125,8 @@ async def main():
                 result = await step(servers[name][1] + "/api/v1/stream/faces", streams, frames, options.fps, options.seconds)
                 result["server"] = name
                 print(json.dumps(result), flush=True)
+                if result["sustained_rtt"]:
+                    best_rtt[name] = max(best_rtt[name], streams)
                 if result["sustained"]:
                     best[name] = streams
                 else:
@@ -129,7 +137,8 @@ async def main():
         for process, _ in servers.values():
             process.terminate()
             process.wait()
-    summary = {"summary": True, "sustained_streams": best, "fps": options.fps, "seconds_per_step": options.seconds}
+    summary = {"summary": True, "sustained_streams": best, "sustained_streams_rtt": best_rtt, "fps": options.fps,
+               "seconds_per_step": options.seconds}
     if best.get("mediapipe"):
         summary["ratio"] = round(best["sentio"] / best["mediapipe"], 2)
     print(json.dumps(summary))

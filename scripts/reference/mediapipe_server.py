@@ -7,8 +7,8 @@ scripts/load-streams can drive both side by side.
 
 Prints {"ws": "ws://127.0.0.1:PORT"} once listening. At ws://…/api/v1/stream/faces each binary
 message is a JPEG frame; each processed frame is answered with
-{"type": "observation", "frame", "dropped", "serverMs", "observation": {"faces": [...]}} — the
-same envelope as Sentio. Like Sentio, a connection keeps one waiting frame (the newest wins, the
+{"type": "observation", "frame", "dropped", "serverMs", "waitMs", "observation": {"faces": [...]}} —
+the same envelope as Sentio (waitMs: from the frame's receipt to the start of its processing). Like Sentio, a connection keeps one waiting frame (the newest wins, the
 replaced one counts as dropped) and runs one FaceMesh in tracking mode (static_image_mode=False,
 one face) per connection; frames are decoded with OpenCV. Work runs on a thread pool with one
 thread per core (MediaPipe's graph releases the GIL while it runs).
@@ -32,8 +32,9 @@ class Connection:
         self.dropped = 0
         self.closed = False
 
-    def process(self, jpeg):
+    def process(self, jpeg, received):
         started = time.perf_counter()
+        self.wait_ms = (started - received) * 1000
         image = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
         if image is None:
             return None, (time.perf_counter() - started) * 1000
@@ -59,14 +60,14 @@ async def handle(ws, pool):
             if connection.waiting is None:
                 if connection.closed: return
                 continue
-            frame, jpeg = connection.waiting
+            frame, jpeg, received = connection.waiting
             connection.waiting = None
-            observation, ms = await loop.run_in_executor(pool, connection.process, jpeg)
+            observation, ms = await loop.run_in_executor(pool, connection.process, jpeg, received)
             if observation is None:
                 reply = {"type": "error", "code": "bad_frame", "frame": frame}
             else:
                 reply = {"type": "observation", "stream": "faces", "frame": frame, "dropped": connection.dropped,
-                         "serverMs": ms, "observation": observation}
+                         "serverMs": ms, "waitMs": connection.wait_ms, "observation": observation}
             try:
                 await ws.send(json.dumps(reply))
             except websockets.exceptions.ConnectionClosed:
@@ -80,7 +81,7 @@ async def handle(ws, pool):
                 frame += 1
                 if connection.waiting is not None:
                     connection.dropped += 1
-                connection.waiting = (frame, message)
+                connection.waiting = (frame, message, time.perf_counter())
                 connection.event.set()
     except websockets.exceptions.ConnectionClosed:
         pass

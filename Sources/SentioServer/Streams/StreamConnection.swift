@@ -41,14 +41,14 @@ struct StreamConnection {
     private func runImages(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, room: String?) async throws {
         let worker = try ImageStreamWorker(kind: kind, options: options, store: platform.perception.store,
                                            thread: platform.perception.threads.nextThread(), limits: platform.limits)
-        let mailbox = FrameMailbox<(ByteBuffer, Int, Double)>()
+        let mailbox = FrameMailbox<(ByteBuffer, Int, Double, ContinuousClock.Instant)>()
         let started = ContinuousClock.now
         let kind = self.kind, metrics = platform.metrics, hub = platform.hub
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 // The worker: newest frame in, one reply out.
-                while let (bytes, frame, time) = await mailbox.take() {
-                    let reply = await worker.handle(bytes, frame: frame, time: time, dropped: mailbox.dropped)
+                while let (bytes, frame, time, received) = await mailbox.take() {
+                    let reply = await worker.handle(bytes, frame: frame, time: time, received: received, dropped: mailbox.dropped)
                     metrics.frameProcessed(kind, failed: reply.failed)
                     try await outbound.writeTextMessage(reply.json)
                     if let room, !reply.failed { await hub.publish(room: room, json: reply.json) }
@@ -61,8 +61,9 @@ struct StreamConnection {
                     switch message {
                     case .binary(let bytes):
                         frame += 1
-                        let time = (ContinuousClock.now - started).milliseconds / 1000
-                        if mailbox.put((bytes, frame, time)) { metrics.frameDropped(kind) }
+                        let now = ContinuousClock.now
+                        let time = (now - started).milliseconds / 1000
+                        if mailbox.put((bytes, frame, time, now)) { metrics.frameDropped(kind) }
                     case .text(let text):
                         try await control(text, worker: worker, outbound: outbound)
                     }
@@ -120,7 +121,7 @@ struct StreamConnection {
             guard var observation else { continue }
             observation.events = events
             let json = try JSON.string(StreamReply(stream: "motion", frame: batch, dropped: 0,
-                                                   serverMs: (ContinuousClock.now - started).milliseconds, observation: observation))
+                                                   serverMs: (ContinuousClock.now - started).milliseconds, waitMs: 0, observation: observation))
             platform.metrics.frameProcessed(.motion, failed: false)
             try await outbound.writeTextMessage(json)
             if let room { await platform.hub.publish(room: room, json: json) }

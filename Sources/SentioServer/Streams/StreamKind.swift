@@ -22,6 +22,9 @@ struct StreamReply<Observation: Encodable & Sendable>: Encodable, Sendable {
     var dropped: Int
     /// Server time for this frame: decoding, perception and encoding, in milliseconds.
     var serverMs: Double
+    /// How long the frame waited in the server before that (ms): for its stream's previous
+    /// frame and for a compute thread. waitMs + serverMs is the frame's whole time in the server.
+    var waitMs: Double
     var observation: Observation
 }
 
@@ -76,14 +79,15 @@ actor ImageStreamWorker {
     }
 
     /// The reply (or typed error) for one encoded frame, as JSON text.
-    func handle(_ bytes: ByteBuffer, frame: Int, time: Double, dropped: Int) -> (json: String, failed: Bool) {
+    func handle(_ bytes: ByteBuffer, frame: Int, time: Double, received: ContinuousClock.Instant, dropped: Int) -> (json: String, failed: Bool) {
         let started = ContinuousClock.now
+        let waited = (started - received).milliseconds
         do {
             let image = try ImageIO.decode(Array(buffer: bytes), source: "frame \(frame)",
                                            options: DecodeOptions(maxPixels: limits.maxImagePixels))
             let observation = try process(image, time)
             let ms = (ContinuousClock.now - started).milliseconds
-            return (try JSON.string(StreamReply(stream: kind.rawValue, frame: frame, dropped: dropped, serverMs: ms, observation: AnyEncodable(observation))), false)
+            return (try ReplyEncoder.string(StreamReply(stream: kind.rawValue, frame: frame, dropped: dropped, serverMs: ms, waitMs: waited, observation: AnyEncodable(observation))), false)
         } catch {
             let reply = StreamError("bad_frame", "\(error)", frame: frame)
             return ((try? JSON.string(reply)) ?? #"{"type":"error","code":"bad_frame"}"#, true)
