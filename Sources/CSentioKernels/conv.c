@@ -34,7 +34,7 @@ static void ukernel_generic(int k, const float *a, size_t lda, const float *b, f
                             const float *bias, float lo, float hi, int mr, int nr) {
     float acc[SENTIO_MR][SENTIO_NR];
     for (int i = 0; i < SENTIO_MR; i++)
-        for (int j = 0; j < SENTIO_NR; j++) acc[i][j] = bias[j];
+        for (int j = 0; j < SENTIO_NR; j++) acc[i][j] = 0.0f;
     for (int p = 0; p < k; p++) {
         for (int i = 0; i < mr; i++) {
             float av = a[(size_t)i * lda + p];
@@ -43,7 +43,7 @@ static void ukernel_generic(int k, const float *a, size_t lda, const float *b, f
     }
     for (int i = 0; i < mr; i++)
         for (int j = 0; j < nr; j++) {
-            float v = acc[i][j];
+            float v = acc[i][j] + bias[j];
             v = v < lo ? lo : v;
             v = v > hi ? hi : v;
             c[(size_t)i * ldc + j] = v;
@@ -60,9 +60,9 @@ static void ukernel_avx2(int k, const float *a, size_t lda, const float *b, floa
     const float *a3 = mr > 3 ? a + 3 * lda : a0;
     const float *a4 = mr > 4 ? a + 4 * lda : a0;
     const float *a5 = mr > 5 ? a + 5 * lda : a0;
-    __m256 b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8);
-    __m256 c00 = b0, c01 = b1, c10 = b0, c11 = b1, c20 = b0, c21 = b1;
-    __m256 c30 = b0, c31 = b1, c40 = b0, c41 = b1, c50 = b0, c51 = b1;
+    // The sums start at zero and the bias is added at the end (see sentio_kernels.h).
+    __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
+    __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
     for (int p = 0; p < k; p++) {
         __m256 w0 = _mm256_load_ps(b);
         __m256 w1 = _mm256_load_ps(b + 8);
@@ -76,10 +76,13 @@ static void ukernel_avx2(int k, const float *a, size_t lda, const float *b, floa
         x = _mm256_broadcast_ss(a5 + p); c50 = _mm256_fmadd_ps(x, w0, c50); c51 = _mm256_fmadd_ps(x, w1, c51);
     }
     __m256 vlo = _mm256_set1_ps(lo), vhi = _mm256_set1_ps(hi);
-#define CLAMP(v) _mm256_min_ps(_mm256_max_ps(v, vlo), vhi)
-    __m256 rows[SENTIO_MR][2] = {{CLAMP(c00), CLAMP(c01)}, {CLAMP(c10), CLAMP(c11)}, {CLAMP(c20), CLAMP(c21)},
-                                 {CLAMP(c30), CLAMP(c31)}, {CLAMP(c40), CLAMP(c41)}, {CLAMP(c50), CLAMP(c51)}};
-#undef CLAMP
+    __m256 b0 = _mm256_loadu_ps(bias), b1 = _mm256_loadu_ps(bias + 8);
+#define CLAMP0(v) _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(v, b0), vlo), vhi)
+#define CLAMP1(v) _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(v, b1), vlo), vhi)
+    __m256 rows[SENTIO_MR][2] = {{CLAMP0(c00), CLAMP1(c01)}, {CLAMP0(c10), CLAMP1(c11)}, {CLAMP0(c20), CLAMP1(c21)},
+                                 {CLAMP0(c30), CLAMP1(c31)}, {CLAMP0(c40), CLAMP1(c41)}, {CLAMP0(c50), CLAMP1(c51)}};
+#undef CLAMP0
+#undef CLAMP1
     if (nr == SENTIO_NR) {
         for (int i = 0; i < mr; i++) {
             _mm256_storeu_ps(c + (size_t)i * ldc, rows[i][0]);
@@ -136,7 +139,7 @@ static void direct_row_avx2(const sentio_conv *c, int b, int oy) {
         int ox = 0;
         while (ox < c->out_w) {
             int four = ox >= ox_lo && ox + 4 <= ox_hi;
-            __m256 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+            __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
             for (int ky = ky0; ky < ky1; ky++) {
                 const float *xr = image + (size_t)(oy * c->stride_h - c->pad_t + ky * c->dil_h) * row_len;
                 for (int kx = 0; kx < KW; kx++) {
@@ -161,7 +164,7 @@ static void direct_row_avx2(const sentio_conv *c, int b, int oy) {
             __m256 res[4] = {a0, a1, a2, a3};
             int count = four ? 4 : 1;
             for (int p = 0; p < count; p++) {
-                __m256 v = _mm256_min_ps(_mm256_max_ps(res[p], lo), hi);
+                __m256 v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(res[p], bias), lo), hi);
                 float *dst = out_row + (size_t)(ox + p) * c->out_c + g * 8;
                 if (nr == 8) {
                     _mm256_storeu_ps(dst, v);

@@ -12,7 +12,7 @@ static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : (
 static void pixel_generic(const sentio_depthwise *d, int b, int oy, int ox) {
     const int C = d->channels;
     float *out = d->output + (((size_t)b * d->out_h + oy) * d->out_w + ox) * C;
-    for (int c = 0; c < C; c++) out[c] = d->bias[c];
+    for (int c = 0; c < C; c++) out[c] = 0.0f;
     for (int ky = 0; ky < d->k_h; ky++) {
         int iy = oy * d->stride_h - d->pad_t + ky * d->dil_h;
         if (iy < 0 || iy >= d->in_h) continue;
@@ -24,7 +24,7 @@ static void pixel_generic(const sentio_depthwise *d, int b, int oy, int ox) {
             for (int c = 0; c < C; c++) out[c] += x[c] * w[c];
         }
     }
-    for (int c = 0; c < C; c++) out[c] = clampf(out[c], d->act_min, d->act_max);
+    for (int c = 0; c < C; c++) out[c] = clampf(out[c] + d->bias[c], d->act_min, d->act_max);
 }
 
 #ifdef SENTIO_X86
@@ -54,7 +54,7 @@ static void row_avx2(const sentio_depthwise *d, int b, int oy) {
             int kx0 = 0, kx1 = KW;
             while (kx0 < kx1 && ox * d->stride_w - d->pad_l + kx0 * d->dil_w < 0) kx0++;
             while (kx1 > kx0 && ox * d->stride_w - d->pad_l + (kx1 - 1) * d->dil_w >= d->in_w) kx1--;
-            __m256 acc = bias;
+            __m256 acc = _mm256_setzero_ps();
             for (int ky = ky0; ky < ky1; ky++) {
                 const float *xr = image + (size_t)(oy * d->stride_h - d->pad_t + ky * d->dil_h) * in_row + c;
                 const float *wr = d->filter + (size_t)ky * KW * C + c;
@@ -63,14 +63,14 @@ static void row_avx2(const sentio_depthwise *d, int b, int oy) {
                     acc = _mm256_fmadd_ps(_mm256_loadu_ps(xr + (size_t)ix * C), _mm256_loadu_ps(wr + (size_t)kx * C), acc);
                 }
             }
-            _mm256_storeu_ps(out_row + (size_t)ox * C + c, _mm256_min_ps(_mm256_max_ps(acc, lo), hi));
+            _mm256_storeu_ps(out_row + (size_t)ox * C + c, _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(acc, bias), lo), hi));
         }
         // Interior: four pixels at once, so each weight is loaded once for four FMAs and the
         // four accumulation chains overlap.
         const size_t step = (size_t)d->stride_w * C, tap = (size_t)d->dil_w * C;
         int ox = ox_lo;
         for (; ox + 4 <= ox_hi; ox += 4) {
-            __m256 a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+            __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
             for (int ky = ky0; ky < ky1; ky++) {
                 const float *x = image + (size_t)(oy * d->stride_h - d->pad_t + ky * d->dil_h) * in_row
                     + (size_t)(ox * d->stride_w - d->pad_l) * C + c;
@@ -84,26 +84,26 @@ static void row_avx2(const sentio_depthwise *d, int b, int oy) {
                 }
             }
             float *o = out_row + (size_t)ox * C + c;
-            _mm256_storeu_ps(o, _mm256_min_ps(_mm256_max_ps(a0, lo), hi));
-            _mm256_storeu_ps(o + C, _mm256_min_ps(_mm256_max_ps(a1, lo), hi));
-            _mm256_storeu_ps(o + 2 * C, _mm256_min_ps(_mm256_max_ps(a2, lo), hi));
-            _mm256_storeu_ps(o + 3 * C, _mm256_min_ps(_mm256_max_ps(a3, lo), hi));
+            _mm256_storeu_ps(o, _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(a0, bias), lo), hi));
+            _mm256_storeu_ps(o + C, _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(a1, bias), lo), hi));
+            _mm256_storeu_ps(o + 2 * C, _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(a2, bias), lo), hi));
+            _mm256_storeu_ps(o + 3 * C, _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(a3, bias), lo), hi));
         }
         for (; ox < ox_hi; ox++) {
-            __m256 acc = bias;
+            __m256 acc = _mm256_setzero_ps();
             for (int ky = ky0; ky < ky1; ky++) {
                 const float *x = image + (size_t)(oy * d->stride_h - d->pad_t + ky * d->dil_h) * in_row
                     + (size_t)(ox * d->stride_w - d->pad_l) * C + c;
                 const float *w = d->filter + (size_t)ky * KW * C + c;
                 for (int kx = 0; kx < KW; kx++, x += tap, w += C) acc = _mm256_fmadd_ps(_mm256_loadu_ps(x), _mm256_loadu_ps(w), acc);
             }
-            _mm256_storeu_ps(out_row + (size_t)ox * C + c, _mm256_min_ps(_mm256_max_ps(acc, lo), hi));
+            _mm256_storeu_ps(out_row + (size_t)ox * C + c, _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(acc, bias), lo), hi));
         }
     }
     // Channels past the last multiple of 8.
     for (int c = C - C % 8; c < C; c++) {
         for (int ox = 0; ox < d->out_w; ox++) {
-            float acc = d->bias[c];
+            float acc = 0.0f;
             for (int ky = ky0; ky < ky1; ky++) {
                 int iy = oy * d->stride_h - d->pad_t + ky * d->dil_h;
                 for (int kx = 0; kx < KW; kx++) {
@@ -112,7 +112,7 @@ static void row_avx2(const sentio_depthwise *d, int b, int oy) {
                     acc += image[(size_t)iy * in_row + (size_t)ix * C + c] * d->filter[(size_t)(ky * KW + kx) * C + c];
                 }
             }
-            out_row[(size_t)ox * C + c] = clampf(acc, d->act_min, d->act_max);
+            out_row[(size_t)ox * C + c] = clampf(acc + d->bias[c], d->act_min, d->act_max);
         }
     }
 }
