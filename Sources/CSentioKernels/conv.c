@@ -157,6 +157,63 @@ void sentio_pack_direct(const float *w, int out_c, int k_h, int k_w, int in_c, f
 }
 
 #ifdef SENTIO_X86
+// The direct convolution's interior, six output pixels × sixteen output channels at a time
+// (the matrix product's 6×16 tile, fed straight from the image): with no dilation, a window
+// row's (kx, channel) taps are k_w·in_c contiguous floats, so each tap is one broadcast per
+// pixel and two weight vectors, 12 FMAs for 8 loads. Columns [ox_begin, ox_end) must have
+// their whole window inside the image; an odd last group of 8 channels computes its partner
+// from the same weights and stores only its own.
+__attribute__((target("avx2,fma")))
+static void direct_tiles_avx2(const sentio_conv *c, const float *image, int oy, int ky0, int ky1, float *out_row,
+                              int ox_begin, int ox_end) {
+    const int C = c->in_c, KWC = c->k_w * C, groups = (c->out_c + 7) / 8, taps = c->k_h * KWC;
+    const size_t row_len = (size_t)c->in_w * C, step = (size_t)c->stride_w * C;
+    const __m256 lo = _mm256_set1_ps(c->act_min), hi = _mm256_set1_ps(c->act_max);
+    for (int ox = ox_begin; ox + 6 <= ox_end; ox += 6) {
+        for (int g = 0; g < groups; g += 2) {
+            const int pair = g + 1 < groups;
+            const float *w0 = c->direct + (size_t)g * taps * 8;
+            const float *w1 = pair ? w0 + (size_t)taps * 8 : w0;
+            __m256 c00 = _mm256_setzero_ps(), c01 = c00, c10 = c00, c11 = c00, c20 = c00, c21 = c00;
+            __m256 c30 = c00, c31 = c00, c40 = c00, c41 = c00, c50 = c00, c51 = c00;
+            for (int ky = ky0; ky < ky1; ky++) {
+                const float *x = image + (size_t)(oy * c->stride_h - c->pad_t + ky * c->dil_h) * row_len
+                    + (size_t)(ox * c->stride_w - c->pad_l) * C;
+                const float *wa = w0 + (size_t)ky * KWC * 8, *wb = w1 + (size_t)ky * KWC * 8;
+                for (int t = 0; t < KWC; t++) {
+                    const __m256 u0 = _mm256_loadu_ps(wa + (size_t)t * 8), u1 = _mm256_loadu_ps(wb + (size_t)t * 8);
+                    __m256 v;
+                    v = _mm256_broadcast_ss(x + t); c00 = _mm256_fmadd_ps(v, u0, c00); c01 = _mm256_fmadd_ps(v, u1, c01);
+                    v = _mm256_broadcast_ss(x + step + t); c10 = _mm256_fmadd_ps(v, u0, c10); c11 = _mm256_fmadd_ps(v, u1, c11);
+                    v = _mm256_broadcast_ss(x + 2 * step + t); c20 = _mm256_fmadd_ps(v, u0, c20); c21 = _mm256_fmadd_ps(v, u1, c21);
+                    v = _mm256_broadcast_ss(x + 3 * step + t); c30 = _mm256_fmadd_ps(v, u0, c30); c31 = _mm256_fmadd_ps(v, u1, c31);
+                    v = _mm256_broadcast_ss(x + 4 * step + t); c40 = _mm256_fmadd_ps(v, u0, c40); c41 = _mm256_fmadd_ps(v, u1, c41);
+                    v = _mm256_broadcast_ss(x + 5 * step + t); c50 = _mm256_fmadd_ps(v, u0, c50); c51 = _mm256_fmadd_ps(v, u1, c51);
+                }
+            }
+            const __m256 b0 = _mm256_loadu_ps(c->bias + g * 8), b1 = _mm256_loadu_ps(c->bias + (g + pair) * 8);
+            __m256 res[6][2] = {{c00, c01}, {c10, c11}, {c20, c21}, {c30, c31}, {c40, c41}, {c50, c51}};
+            for (int h = 0; h <= pair; h++) {
+                const int ch = (g + h) * 8, nr = c->out_c - ch < 8 ? c->out_c - ch : 8;
+                const __m256 bias = h ? b1 : b0;
+                for (int p = 0; p < 6; p++) {
+                    __m256 v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(res[p][h], bias), lo), hi);
+                    float *dst = out_row + (size_t)(ox + p) * c->out_c + ch;
+                    if (nr == 8) {
+                        _mm256_storeu_ps(dst, v);
+                    } else {
+                        float tmp[8];
+                        _mm256_storeu_ps(tmp, v);
+                        for (int j = 0; j < nr; j++) dst[j] = tmp[j];
+                    }
+                }
+            }
+        }
+    }
+}
+#endif
+
+#ifdef SENTIO_X86
 // Direct convolution for few input channels (the RGB layer every model starts with): im2col
 // would copy 3 floats at a time and the matrix product would run with K = 27. Here four
 // output pixels × 8 output channels accumulate at once, one broadcast input value per
@@ -175,12 +232,22 @@ static void direct_row_avx2(const sentio_conv *c, int b, int oy) {
     if (ox_lo > ox_hi) ox_lo = ox_hi;
     const size_t row_len = (size_t)c->in_w * C;
     const float *image = c->input + (size_t)b * c->in_h * row_len;
+    // Interior columns in tiles of six (no dilation across a row); the loop below does the rest.
+    int tiled_lo = ox_lo, tiled_hi = ox_lo;
+    if (c->dil_w == 1 && ox_hi - ox_lo >= 6) {
+        tiled_hi = ox_lo + (ox_hi - ox_lo) / 6 * 6;
+        direct_tiles_avx2(c, image, oy, ky0, ky1, out_row, tiled_lo, tiled_hi);
+    }
     for (int g = 0; g < groups; g++) {
         const float *wg = c->direct + (size_t)g * taps * 8;
         const __m256 bias = _mm256_loadu_ps(c->bias + g * 8);
         const int nr = c->out_c - g * 8 < 8 ? c->out_c - g * 8 : 8;
         int ox = 0;
         while (ox < c->out_w) {
+            if (ox == tiled_lo && tiled_hi > tiled_lo) {
+                ox = tiled_hi;
+                continue;
+            }
             int four = ox >= ox_lo && ox + 4 <= ox_hi;
             __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
             for (int ky = ky0; ky < ky1; ky++) {
