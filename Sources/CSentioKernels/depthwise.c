@@ -28,61 +28,77 @@ static void pixel_generic(const sentio_depthwise *d, int b, int oy, int ox) {
 }
 
 #ifdef SENTIO_X86
-// Interior pixels of a row whose window rows all lie inside the image, for a filter size and
-// stride known at compile time (3×3 and 5×5, stride 1 or 2, no dilation: every depthwise layer
-// of the MediaPipe models). Pixel-major: four output pixels, then every channel group in turn,
-// so each input pixel's channels are read together and the window's rows stay in L1 while the
-// row is swept. Within a window row, each input column is loaded once and feeds every
-// (pixel, tap) pair that reads it (stride 1, 3×3: 6 loads for 12 FMAs), and the row's weights
-// stay in registers. The taps still accumulate in (ky, kx) order, as the reference does.
+// Lanes [0, n) of a mask for masked loads and stores.
 __attribute__((target("avx2,fma"), always_inline))
-static inline void interior_fixed(const sentio_depthwise *d, const float *rows, float *out_row, int ox_lo, int ox_hi,
-                                  const int KH, const int KW, const int S) {
-    const int C = d->channels, C8 = C - C % 8;
+static inline __m256i lanes(int n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+// Four output pixels [ox, ox + n) of a row, every channel, for a filter size and stride known
+// at compile time (3×3 and 5×5, stride 1 or 2, no dilation: every depthwise layer of the
+// MediaPipe models). Pixel-major: each input pixel's channels are read together and the
+// window's rows stay in L1 while the row is swept. Within a window row, each input column is
+// loaded once and feeds every (pixel, tap) pair that reads it (stride 1, 3×3: 6 loads for 12
+// FMAs), and the row's weights stay in registers; the taps still accumulate in (ky, kx)
+// order, as the reference does. Window rows are clipped to [ky0, ky1) (iy0, the input row of
+// window row 0, may be negative); with CHECK, columns outside the image are skipped (the
+// borders; also n < 4 at the row's end). Channels past the last multiple of 8 use masked
+// loads and stores.
+__attribute__((target("avx2,fma"), always_inline))
+static inline void block_fixed(const sentio_depthwise *d, const float *image, int iy0, int ky0, int ky1, float *out_row,
+                               int ox, int n, const int KW, const int S, const int CHECK) {
+    const int C = d->channels;
     const size_t in_row = (size_t)d->in_w * C;
     const __m256 lo = _mm256_set1_ps(d->act_min), hi = _mm256_set1_ps(d->act_max);
-    int ox = ox_lo;
-    for (; ox + 4 <= ox_hi; ox += 4) {
-        const float *x0 = rows + (size_t)(ox * S - d->pad_l) * C;
-        float *o = out_row + (size_t)ox * C;
-        for (int c = 0; c < C8; c += 8) {
-            __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
-            for (int ky = 0; ky < KH; ky++) {
-                const float *r = x0 + ky * in_row + c;
-                const float *wr = d->filter + (size_t)ky * KW * C + c;
-                __m256 w[5];
-                for (int kx = 0; kx < KW; kx++) w[kx] = _mm256_loadu_ps(wr + (size_t)kx * C);
-                for (int j = 0; j < 3 * S + KW; j++) {
-                    __m256 x = _mm256_loadu_ps(r + (size_t)j * C);
-                    for (int p = 0; p < 4; p++) {
-                        const int kx = j - p * S;
-                        if (kx >= 0 && kx < KW) acc[p] = _mm256_fmadd_ps(x, w[kx], acc[p]);
-                    }
+    const __m256i tail = lanes(C % 8);
+    const int ix0 = ox * S - d->pad_l;
+    float *o = out_row + (size_t)ox * C;
+    for (int c = 0; c < C; c += 8) {
+        const int whole = c + 8 <= C;
+        __m256 acc[4] = {_mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps(), _mm256_setzero_ps()};
+        for (int ky = ky0; ky < ky1; ky++) {
+            const float *r = image + (size_t)(iy0 + ky) * in_row + c;
+            const float *wr = d->filter + (size_t)ky * KW * C + c;
+            __m256 w[5];
+            for (int kx = 0; kx < KW; kx++)
+                w[kx] = whole ? _mm256_loadu_ps(wr + (size_t)kx * C) : _mm256_maskload_ps(wr + (size_t)kx * C, tail);
+            for (int j = 0; j < 3 * S + KW; j++) {
+                if (CHECK && (unsigned)(ix0 + j) >= (unsigned)d->in_w) continue;
+                const float *xp = r + (ptrdiff_t)(ix0 + j) * C;
+                __m256 x = whole ? _mm256_loadu_ps(xp) : _mm256_maskload_ps(xp, tail);
+                for (int p = 0; p < 4; p++) {
+                    const int kx = j - p * S;
+                    if (kx >= 0 && kx < KW) acc[p] = _mm256_fmadd_ps(x, w[kx], acc[p]);
                 }
             }
-            const __m256 bias = _mm256_loadu_ps(d->bias + c);
-            for (int p = 0; p < 4; p++)
-                _mm256_storeu_ps(o + (size_t)p * C + c, _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(acc[p], bias), lo), hi));
         }
-    }
-    for (; ox < ox_hi; ox++) {
-        const float *x0 = rows + (size_t)(ox * S - d->pad_l) * C;
-        float *o = out_row + (size_t)ox * C;
-        for (int c = 0; c < C8; c += 8) {
-            __m256 a0 = _mm256_setzero_ps();
-            for (int ky = 0; ky < KH; ky++)
-                for (int kx = 0; kx < KW; kx++)
-                    a0 = _mm256_fmadd_ps(_mm256_loadu_ps(x0 + ky * in_row + (size_t)kx * C + c),
-                                         _mm256_loadu_ps(d->filter + (size_t)(ky * KW + kx) * C + c), a0);
-            _mm256_storeu_ps(o + c, _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(a0, _mm256_loadu_ps(d->bias + c)), lo), hi));
+        const __m256 bias = whole ? _mm256_loadu_ps(d->bias + c) : _mm256_maskload_ps(d->bias + c, tail);
+        for (int p = 0; p < 4; p++) {
+            if (CHECK && p >= n) break;
+            __m256 v = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(acc[p], bias), lo), hi);
+            if (whole) _mm256_storeu_ps(o + (size_t)p * C + c, v);
+            else _mm256_maskstore_ps(o + (size_t)p * C + c, tail, v);
         }
     }
 }
 
+// A whole output row in blocks of four pixels: unchecked inside [ox_lo, ox_hi), checked at
+// the borders.
+__attribute__((target("avx2,fma"), always_inline))
+static inline void row_fixed(const sentio_depthwise *d, const float *image, int iy0, int ky0, int ky1, float *out_row,
+                             int ox_lo, int ox_hi, const int KW, const int S) {
+    for (int ox = 0; ox < d->out_w; ox += 4) {
+        const int n = d->out_w - ox < 4 ? d->out_w - ox : 4;
+        if (ox >= ox_lo && ox + 4 <= ox_hi) block_fixed(d, image, iy0, ky0, ky1, out_row, ox, 4, KW, S, 0);
+        else block_fixed(d, image, iy0, ky0, ky1, out_row, ox, n, KW, S, 1);
+    }
+}
+
 #define SENTIO_DW_FIXED(KH, KW, S)                                                                       \
-    __attribute__((target("avx2,fma"), noinline)) static void interior_##KH##x##KW##s##S(                \
-        const sentio_depthwise *d, const float *rows, float *out_row, int ox_lo, int ox_hi) {            \
-        interior_fixed(d, rows, out_row, ox_lo, ox_hi, KH, KW, S);                                        \
+    __attribute__((target("avx2,fma"), noinline)) static void row_##KH##x##KW##s##S(                \
+        const sentio_depthwise *d, const float *image, int iy0, int ky0, int ky1, float *out_row, int ox_lo, \
+        int ox_hi) {                                                                                      \
+        row_fixed(d, image, iy0, ky0, ky1, out_row, ox_lo, ox_hi, KW, S);                                \
     }
 SENTIO_DW_FIXED(3, 3, 1)
 SENTIO_DW_FIXED(3, 3, 2)
@@ -91,11 +107,11 @@ SENTIO_DW_FIXED(5, 5, 2)
 #undef SENTIO_DW_FIXED
 
 // The unrolled kernel for this filter, or NULL.
-typedef void (*interior_fn)(const sentio_depthwise *, const float *, float *, int, int);
-static interior_fn fixed_interior(const sentio_depthwise *d) {
+typedef void (*row_fn)(const sentio_depthwise *, const float *, int, int, int, float *, int, int);
+static row_fn fixed_row(const sentio_depthwise *d) {
     if (d->dil_h != 1 || d->dil_w != 1 || d->stride_w > 2 || d->k_h != d->k_w) return 0;
-    if (d->k_w == 3) return d->stride_w == 1 ? interior_3x3s1 : interior_3x3s2;
-    if (d->k_w == 5) return d->stride_w == 1 ? interior_5x5s1 : interior_5x5s2;
+    if (d->k_w == 3) return d->stride_w == 1 ? row_3x3s1 : row_3x3s2;
+    if (d->k_w == 5) return d->stride_w == 1 ? row_5x5s1 : row_5x5s2;
     return 0;
 }
 #endif
@@ -119,11 +135,12 @@ static void row_avx2(const sentio_depthwise *d, int b, int oy) {
     const size_t in_row = (size_t)d->in_w * C;
     const float *image = d->input + (size_t)b * d->in_h * in_row;
     float *out_row = d->output + ((size_t)b * d->out_h + oy) * d->out_w * C;
-    // Rows with the whole window inside the image and a 3×3 or 5×5 filter: the unrolled kernel.
-    const int full = ky0 == 0 && ky1 == d->k_h && ox_lo < ox_hi;
-    const interior_fn kernel = full ? fixed_interior(d) : 0;
-    const int fixed = kernel != 0;
-    if (fixed) kernel(d, image + (size_t)(oy * d->stride_h - d->pad_t) * in_row, out_row, ox_lo, ox_hi);
+    // 3×3 and 5×5 filters without dilation: the unrolled kernel does the whole row.
+    const row_fn kernel = fixed_row(d);
+    if (kernel) {
+        kernel(d, image, oy * d->stride_h - d->pad_t, ky0, ky1, out_row, ox_lo, ox_hi);
+        return;
+    }
     for (int c = 0; c + 8 <= C; c += 8) {
         const __m256 bias = _mm256_loadu_ps(d->bias + c);
         // Edge pixels: windows clipped at the left or right border.
@@ -143,7 +160,6 @@ static void row_avx2(const sentio_depthwise *d, int b, int oy) {
             }
             _mm256_storeu_ps(out_row + (size_t)ox * C + c, _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(acc, bias), lo), hi));
         }
-        if (fixed) continue;
         // Interior: four pixels at once, so each weight is loaded once for four FMAs and the
         // four accumulation chains overlap.
         const size_t step = (size_t)d->stride_w * C, tap = (size_t)d->dil_w * C;
