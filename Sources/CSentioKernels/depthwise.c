@@ -117,9 +117,9 @@ static row_fn fixed_row(const sentio_depthwise *d) {
 #endif
 
 #ifdef SENTIO_X86
-// One output row, 8 channels at a time with the channel group as the outer loop, so the taps'
-// weights stay in L1 (3×3: in registers) while the row is swept. Interior pixels, whose
-// windows lie inside the image, skip the bounds tests.
+// One output row: the unrolled kernel when it applies; otherwise 8 channels at a time with the
+// channel group as the outer loop, so the taps' weights stay in L1 while the row is swept.
+// Interior pixels, whose windows lie inside the image, skip the bounds tests.
 __attribute__((target("avx2,fma")))
 static void row_avx2(const sentio_depthwise *d, int b, int oy) {
     const int C = d->channels, KW = d->k_w;
