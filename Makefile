@@ -36,6 +36,11 @@ demo: models release
 # in ~/.cache). Without the fixtures the face parity tests use nothing more and say so.
 reference: models
 	@test -f $(REFERENCE)/selfie_segmentation/ref_output0.bin || scripts/reference/litert.py outputs
+	@test -f $(REFERENCE)/unseen-zidane/pose_landmark_full/ref_output0.bin || ! test -d $(FIXTURES)/reference/images || \
+		scripts/reference/litert.py outputs --image $(FIXTURES)/reference/images/zidane.png --out $(REFERENCE)/unseen-zidane pose_landmark_full
+	@test -f $(REFERENCE)/unseen-coco488/pose_landmark_full/ref_output0.bin || ! test -d $(FIXTURES)/faces/body || \
+		scripts/reference/litert.py outputs --image $(FIXTURES)/faces/body/openpose_COCO_val2014_000000000488.jpg \
+		--out $(REFERENCE)/unseen-coco488 pose_landmark_full
 	@test -f $(MEDIAPIPE)/faces.json || ! test -d $(FIXTURES)/faces || scripts/reference/mediapipe_solutions.py faces \
 		$(FIXTURES)/faces/identity $(FIXTURES)/faces/multiface $(FIXTURES)/faces/hard $(FIXTURES)/faces/negatives \
 		$(FIXTURES)/faces/attributes $(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/reference/images

@@ -74,6 +74,58 @@ struct KernelTests {
         }
     }
 
+    /// The unrolled paths need wide rows, which the random shapes above rarely give: 3×3 and
+    /// 5×5 depthwise at stride 1 and 2 (four-pixel blocks, the single-pixel rest, channels past
+    /// the last multiple of 8, clipped top and bottom rows), narrow heads (eight-pixel runs
+    /// that start and end inside a block of work, one and two outputs), and the 8-wide panel
+    /// for up to 8 output channels (1×1 in place, im2col, and both micro-tile heights), and
+    /// the direct RGB kernel's tiles.
+    @Test("unrolled paths: depthwise 3×3/5×5, eight-pixel narrow heads, the 8-wide panel, direct tiles")
+    func unrolledPaths() throws {
+        var rng = SeededRandom(seed: 5)
+        for (k, s, c, w) in [(3, 1, 8, 37), (3, 2, 24, 29), (5, 1, 16, 26), (5, 2, 20, 31), (3, 1, 12, 9), (5, 1, 8, 6)] {
+            for padding in [Padding.same, .valid, .explicit(top: 1, bottom: 2, left: 2, right: 1)] {
+                let window = Window(strideH: s, strideW: s, padding: padding)
+                let h = 7
+                let (oh, ow) = (window.vertical(input: h, filter: k).0, window.horizontal(input: w, filter: k).0)
+                guard oh > 0, ow > 0 else { continue }
+                let tensors = [Self.variable([1, h, w, c]), Self.constant([1, k, k, c], Self.random(k * k * c, &rng)),
+                               Self.constant([c], Self.random(c, &rng, scale: 20)), Self.variable([1, oh, ow, c])]
+                let node = Node(operation: .depthwiseConv2D(window, multiplier: 1, .relu6), inputs: [0, 1, 2], outputs: [3])
+                let d = try Self.compare(tensors, node, input: Self.random(h * w * c, &rng))
+                #expect(d < 1e-5, "depthwise \(k)×\(k) s\(s) \(w)×\(c) \(padding): \(d)")
+            }
+        }
+        for (h, w, ci, co, k, s) in [(5, 40, 8, 1, 3, 1), (9, 31, 16, 2, 3, 1), (6, 50, 8, 1, 3, 2), (3, 90, 24, 2, 1, 1)] {
+            let window = Window(strideH: s, strideW: s, padding: .same)
+            let (oh, ow) = (window.vertical(input: h, filter: k).0, window.horizontal(input: w, filter: k).0)
+            let tensors = [Self.variable([1, h, w, ci]), Self.constant([co, k, k, ci], Self.random(co * k * k * ci, &rng)),
+                           Self.constant([co], Self.random(co, &rng, scale: 20)), Self.variable([1, oh, ow, co])]
+            let node = Node(operation: .conv2D(window, .none), inputs: [0, 1, 2], outputs: [3])
+            let d = try Self.compare(tensors, node, input: Self.random(h * w * ci, &rng))
+            #expect(d < 1e-5, "narrow \(h)×\(w)×\(ci) → \(co), k \(k) s \(s): \(d)")
+        }
+        // The direct RGB kernel's six-pixel tiles: pairs of 8-channel groups, an odd last group,
+        // partial groups, strides 1 and 2, 3×3 and 5×5.
+        for (h, w, ci, co, k, s) in [(9, 40, 3, 24, 5, 2), (6, 31, 3, 32, 3, 2), (5, 27, 4, 17, 3, 1), (4, 14, 3, 5, 3, 1)] {
+            let window = Window(strideH: s, strideW: s, padding: .same)
+            let (oh, ow) = (window.vertical(input: h, filter: k).0, window.horizontal(input: w, filter: k).0)
+            let tensors = [Self.variable([1, h, w, ci]), Self.constant([co, k, k, ci], Self.random(co * k * k * ci, &rng)),
+                           Self.constant([co], Self.random(co, &rng, scale: 20)), Self.variable([1, oh, ow, co])]
+            let node = Node(operation: .conv2D(window, .relu6), inputs: [0, 1, 2], outputs: [3])
+            let d = try Self.compare(tensors, node, input: Self.random(h * w * ci, &rng))
+            #expect(d < 1e-5, "direct \(h)×\(w)×\(ci) → \(co), k \(k) s \(s): \(d)")
+        }
+        for (h, w, ci, co, k) in [(13, 17, 8, 8, 1), (11, 9, 32, 4, 1), (7, 23, 16, 8, 3), (5, 5, 48, 3, 1), (1, 1, 5, 8, 1)] {
+            let window = Window(padding: .same)
+            let tensors = [Self.variable([1, h, w, ci]), Self.constant([co, k, k, ci], Self.random(co * k * k * ci, &rng)),
+                           Self.constant([co], Self.random(co, &rng, scale: 20)), Self.variable([1, h, w, co])]
+            let node = Node(operation: .conv2D(window, .relu6), inputs: [0, 1, 2], outputs: [3])
+            let d = try Self.compare(tensors, node, input: Self.random(h * w * ci, &rng))
+            #expect(d < 1e-5, "8-wide \(h)×\(w)×\(ci) → \(co), k \(k): \(d)")
+        }
+    }
+
     @Test("FULLY_CONNECTED and transposed convolution (builtin and MediaPipe's)")
     func fullyConnectedAndTransposed() throws {
         var rng = SeededRandom(seed: 3)

@@ -24,6 +24,11 @@ void sentio_pack(const float *w, int n, int k, float *packed);
 
 /// A convolution lowered to a matrix product: rows are output pixels, columns output
 /// channels, and the inner dimension is (ky, kx, input channel).
+///
+/// Every convolution kernel (and depthwise, and fully connected) sums the products from zero
+/// and adds the bias at the end, as the reference kernels and TFLite's own reference kernels
+/// do: biases folded from batch norms are often far larger than the result, and a sum started
+/// at the bias rounds each partial sum to the bias's ulp (docs/neural-kernels.md).
 typedef struct {
     const float *input;   ///< NHWC
     float *output;        ///< NHWC

@@ -1,4 +1,5 @@
-/// Reference DEPTHWISE_CONV_2D: output channel c·M + m filters input channel c alone.
+/// Reference DEPTHWISE_CONV_2D: output channel c·M + m filters input channel c alone; the bias
+/// is added after the sum (see ReferenceConv2D).
 enum ReferenceDepthwiseConv2D {
     static func run(x: FloatTensor, filter: FloatTensor, bias: FloatTensor?, out: FloatTensor, window: Window,
                     multiplier: Int, activation: Activation) {
@@ -12,7 +13,7 @@ enum ReferenceDepthwiseConv2D {
                 for ox in 0 ..< ow {
                     for o in 0 ..< co {
                         let ic = o / multiplier
-                        var acc = bias?.data[o] ?? 0
+                        var acc: Float = 0
                         for ky in 0 ..< kh {
                             let iy = oy * window.strideH - padT + ky * window.dilationH
                             if iy < 0 || iy >= h { continue }
@@ -22,7 +23,7 @@ enum ReferenceDepthwiseConv2D {
                                 acc += x.data[((b * h + iy) * w + ix) * c + ic] * filter.data[(ky * kw + kx) * co + o]
                             }
                         }
-                        out.data[((b * oh + oy) * ow + ox) * co + o] = activation.apply(acc)
+                        out.data[((b * oh + oy) * ow + ox) * co + o] = activation.apply(acc + (bias?.data[o] ?? 0))
                     }
                 }
             }
