@@ -1,0 +1,104 @@
+// The signed-in session and a fetch helper that sends the CSRF token.
+// Every page loads the session once (GET /api/v1/session: 401 when signed out); signed-in
+// POST/PUT/DELETE requests carry its token in X-CSRF-Token, as the server requires.
+
+let sessionPromise = null;
+
+/** The session ({user, csrfToken}) or null when signed out; loaded once per page. */
+export function session({ reload = false } = {}) {
+  if (!sessionPromise || reload) {
+    sessionPromise = fetch("/api/v1/session", { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(async (response) => (response.ok ? response.json() : null))
+      .catch(() => null);
+  }
+  return sessionPromise;
+}
+
+/** An Error carrying the HTTP status and the server's message ({"error": {"message"}}). */
+export class APIError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** The server's reason for a failed response, in words. */
+export async function errorMessage(response) {
+  let text = "";
+  try { text = await response.text(); } catch { /* no body */ }
+  try {
+    const body = JSON.parse(text);
+    if (body?.error?.message) return body.error.message;
+    if (typeof body?.reason === "string") return body.reason;
+  } catch { /* not JSON */ }
+  if (response.status === 401) return "Sign in first.";
+  if (response.status === 404) return "Not found.";
+  if (response.status === 413) return "The file is too large.";
+  if (response.status === 429) return "Too many requests: wait a moment and try again.";
+  return text && text.length < 200 ? text : `The server answered ${response.status} ${response.statusText}`.trim();
+}
+
+/**
+ * fetch() for the API: JSON in (`json`) or any body (`body` with `type`), the CSRF token on
+ * unsafe methods when signed in, JSON (or null for 204) out, an APIError with the server's
+ * message when the answer is not 2xx, and a readable one when the network fails.
+ */
+export async function api(path, { method = "GET", json, body, type, headers = {}, raw = false } = {}) {
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers } };
+  if (json !== undefined) {
+    init.body = JSON.stringify(json);
+    init.headers["Content-Type"] = "application/json";
+  } else if (body !== undefined) {
+    init.body = body;
+    if (type) init.headers["Content-Type"] = type;
+  }
+  if (!["GET", "HEAD"].includes(method)) {
+    const current = await session();
+    if (current?.csrfToken) init.headers["X-CSRF-Token"] = current.csrfToken;
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new APIError(navigator.onLine === false ? "You are offline." : "The server could not be reached.", 0);
+  }
+  if (!response.ok) throw new APIError(await errorMessage(response), response.status);
+  if (raw) return response;
+  if (response.status === 204) return null;
+  const text = await response.text();
+  return text ? JSON.parse(text) : null;
+}
+
+/** Signs in; resolves to the session, rejects with the server's reason. */
+export async function signIn(username, password) {
+  const result = await api("/api/v1/session", { method: "POST", json: { username, password } });
+  sessionPromise = Promise.resolve(result);
+  return result;
+}
+
+/** Signs out (the session's cookie is cleared by the server). */
+export async function signOut() {
+  await api("/api/v1/session", { method: "DELETE" });
+  sessionPromise = Promise.resolve(null);
+}
+
+/** Shows who is signed in on the header's account link (an element with id "account-link"). */
+export async function showAccountLink() {
+  const link = document.getElementById("account-link");
+  if (!link) return null;
+  const current = await session();
+  link.textContent = current ? current.user.displayName || current.user.username : "Sign in";
+  link.title = current ? `Signed in as ${current.user.username}` : "Sign in";
+  return current;
+}
+
+/** A same-site path to return to after signing in (never another site). */
+export function safeNext(value) {
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\") ? value : null;
+}
+
+/** A status line: text and tone ("", ok, warn, bad) on an aria-live element. */
+export function status(element, text, tone = "") {
+  element.textContent = text;
+  element.className = `status ${tone}`.trim();
+}
