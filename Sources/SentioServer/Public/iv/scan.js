@@ -1,0 +1,200 @@
+// The scan page: screenshots (file picker, drag and drop, paste) read one after another by
+// POST /api/v1/iv/scan; one card per screenshot with each reading's crop beside its editable
+// value, the results recomputed as the player corrects them, and Save for signed-in players.
+import { api, session, showAccountLink, status } from "/js/account.js";
+import { EntryForm, Results, LiveEvaluation, entryFromScan, unreadFields, h, percent } from "/iv/entry.js";
+
+const $ = (id) => document.getElementById(id);
+const KEY = "sentio.iv.trainerLevel";
+const queue = [];
+const cards = [];
+let busy = false, total = 0, done = 0, signedIn = null;
+
+/** What tests read: the scan reports in the order the cards were made. */
+window.sentioIV = { reports: [], cards };
+
+const trainerLevel = $("trainer-level"), statsAsOf = $("stats-as-of");
+trainerLevel.value = localStorage.getItem(KEY) ?? "";
+const context = () => {
+  const value = Number(trainerLevel.value);
+  return { trainerLevel: Number.isInteger(value) && value >= 1 && value <= 80 ? value : null, statsAsOf: statsAsOf.value || null };
+};
+trainerLevel.addEventListener("change", () => {
+  const { trainerLevel: value } = context();
+  if (value) localStorage.setItem(KEY, String(value)); else localStorage.removeItem(KEY);
+  cards.forEach((card) => card.live?.schedule());
+});
+statsAsOf.addEventListener("change", () => cards.forEach((card) => card.live?.schedule()));
+
+function add(files) {
+  const images = [...files].filter((file) => file.type.startsWith("image/") || file.type === "");
+  if (!images.length) { status($("status"), "Those are not pictures: choose PNG, JPEG or WebP screenshots.", "warn"); return; }
+  for (const file of images) queue.push({ file, card: makeCard(file) });
+  total += images.length;
+  showProgress();
+  if (!busy) next();
+}
+
+function showProgress() {
+  $("progress-wrap").classList.toggle("hidden", total === 0 || done === total);
+  $("progress").max = Math.max(1, total);
+  $("progress").value = done;
+}
+
+async function next() {
+  const job = queue.shift();
+  if (!job) {
+    busy = false;
+    status($("status"), `Read ${done} screenshot${done === 1 ? "" : "s"}.`, "ok");
+    showProgress();
+    return;
+  }
+  busy = true;
+  status($("status"), `Reading ${done + 1} of ${total}: ${job.file.name || "pasted picture"}…`);
+  await scan(job);
+  done += 1;
+  showProgress();
+  next();
+}
+
+function makeCard(file) {
+  const card = { file, url: file ? URL.createObjectURL(file) : null, report: null };
+  const title = file ? file.name || "Pasted screenshot" : "Typed by hand";
+  const titleId = `card-${cards.length + 1}-title`;
+  card.status = h("p", { class: "status", role: "status", "aria-live": "polite", text: file ? "Waiting…" : "" });
+  card.element = h("article", { class: "iv-card", "aria-labelledby": titleId, "data-file": file?.name || "" });
+  const remove = h("button", { type: "button", class: "icon-button", "aria-label": `Remove ${title}`, text: "✕" });
+  remove.addEventListener("click", () => {
+    card.element.remove();
+    if (card.url) URL.revokeObjectURL(card.url);
+    cards.splice(cards.indexOf(card), 1);
+  });
+  const thumb = card.url ? h("a", { href: card.url, target: "_blank", rel: "noopener", class: "iv-thumb" },
+    h("img", { src: card.url, alt: `Screenshot ${title}` })) : "";
+  card.element.append(h("header", { class: "iv-card-head" }, thumb,
+    h("div", { class: "iv-card-title" }, h("h2", { id: titleId, text: title }), card.status), remove));
+  card.body = h("div", { class: "iv-card-body" });
+  card.element.append(card.body);
+  $("cards").prepend(card.element);
+  cards.push(card);
+  return card;
+}
+
+async function scan({ file, card }) {
+  card.status.textContent = "Reading…";
+  const query = new URLSearchParams();
+  const { trainerLevel: tl, statsAsOf: date } = context();
+  if (tl) query.set("trainerLevel", String(tl));
+  if (date) query.set("statsAsOf", date);
+  let report = null, image = null;
+  try {
+    image = new Image();
+    image.src = card.url;
+    await image.decode().catch(() => { image = null; });
+    report = await api(`/api/v1/iv/scan${String(query) ? `?${query}` : ""}`, { method: "POST", body: file, type: file.type || "image/png" });
+  } catch (error) {
+    status(card.status, `Could not read this screenshot: ${error.message} Type the values in below.`, "bad");
+    fill(card, null, image);
+    return;
+  }
+  card.report = report;
+  window.sentioIV.reports.push({ file: file.name, report });
+  const unread = unreadFields(report);
+  if (!report.species || report.hpMax === null || report.hpMax === undefined) {
+    status(card.status, `Could not read the ${unread.join(", ")}: type ${unread.length > 1 ? "them" : "it"} in below.`, "warn");
+  } else if (unread.length) {
+    status(card.status, `Read, except the ${unread.join(", ")}. Check each value against its crop.`, "warn");
+  } else {
+    status(card.status, "Read. Check each value against its crop.", "ok");
+  }
+  fill(card, report, image);
+}
+
+/** The card's form, results and save button (report null: typed by hand). */
+function fill(card, report, image) {
+  const evaluationStatus = h("p", { class: "status", role: "status", "aria-live": "polite" });
+  const results = new Results();
+  card.form = new EntryForm({
+    entry: report ? entryFromScan(report, context()) : { obtained: "wild" },
+    fields: report?.fields, image, contextValues: context, onChange: () => card.live.schedule(),
+  });
+  card.live = new LiveEvaluation(card.form, results, evaluationStatus, { onResult: (evaluation) => updateSave(card, evaluation) });
+  card.save = h("div", { class: "iv-save" });
+  card.body.replaceChildren(
+    h("div", { class: "iv-card-form" }, card.form.element),
+    h("div", { class: "iv-card-results" }, evaluationStatus, results.element, card.save));
+  buildSave(card);
+  card.live.run();
+}
+
+function buildSave(card) {
+  if (!signedIn) {
+    card.save.replaceChildren(h("p", { class: "note" }, h("a", { href: "/account/?next=/iv/", text: "Sign in to keep a history" }),
+      " of your Pokémon."));
+    return;
+  }
+  card.saveButton = h("button", { type: "button", class: "primary", disabled: true, text: "Save to my Pokémon" });
+  card.saveStatus = h("p", { class: "status", role: "status", "aria-live": "polite" });
+  card.saveButton.addEventListener("click", () => save(card));
+  card.save.replaceChildren(card.saveButton, card.saveStatus);
+}
+
+function updateSave(card, evaluation) {
+  if (card.saveButton) card.saveButton.disabled = !evaluation || !evaluation.combinations.length;
+}
+
+async function save(card) {
+  card.saveButton.disabled = true;
+  status(card.saveStatus, "Saving…");
+  try {
+    const data = new FormData();
+    data.append("entry", JSON.stringify(card.form.entry));
+    let answer;
+    if (card.file && card.report) {
+      data.append("fields", JSON.stringify(card.report.fields || {}));
+      data.append("image", card.file, card.file.name || "screenshot.png");
+      answer = await api("/api/v1/iv/collection", { method: "POST", body: data });
+    } else {
+      answer = await api("/api/v1/iv/collection", { method: "POST", json: { entry: card.form.entry } });
+    }
+    const p = answer.pokemon;
+    const n = p.ivs?.length ?? 0;
+    const said = {
+      new: "Saved as a new Pokémon.",
+      joined: `Joined an earlier scan of the same Pokémon: ${n} combination${n === 1 ? "" : "s"} left (${percent(p.percent?.min)}–${percent(p.percent?.max)}).`,
+      sameImage: "This screenshot was saved before: its date is updated.",
+    }[answer.kind] || "Saved.";
+    card.saveStatus.replaceChildren(said, " ", h("a", { href: `/iv/pokemon.html?id=${encodeURIComponent(p.id)}`, text: "Open it" }));
+    card.saveStatus.className = "status ok";
+    card.element.dataset.saved = answer.kind;
+    card.element.dataset.pokemonId = p.id;
+  } catch (error) {
+    status(card.saveStatus, `Not saved: ${error.message}`, "bad");
+  } finally {
+    card.saveButton.disabled = false;
+  }
+}
+
+$("choose").addEventListener("click", () => $("files").click());
+$("files").addEventListener("change", () => { add($("files").files); $("files").value = ""; });
+$("by-hand").addEventListener("click", () => {
+  const card = makeCard(null);
+  fill(card, null, null);
+  card.form.inputs.species.focus();
+});
+const zone = $("dropzone");
+for (const type of ["dragenter", "dragover"]) zone.addEventListener(type, (event) => { event.preventDefault(); zone.classList.add("over"); });
+for (const type of ["dragleave", "drop"]) zone.addEventListener(type, () => zone.classList.remove("over"));
+zone.addEventListener("drop", (event) => { event.preventDefault(); if (event.dataTransfer?.files?.length) add(event.dataTransfer.files); });
+document.addEventListener("paste", (event) => {
+  const files = [...(event.clipboardData?.items || [])].filter((item) => item.kind === "file").map((item) => item.getAsFile()).filter(Boolean);
+  if (files.length) { event.preventDefault(); add(files); }
+});
+
+session().then((current) => {
+  signedIn = current;
+  $("guest-note").classList.toggle("hidden", !!current);
+  cards.forEach((card) => card.form && buildSave(card));
+  cards.forEach((card) => card.live?.last && updateSave(card, card.live.last));
+});
+showAccountLink();
