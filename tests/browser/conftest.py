@@ -78,3 +78,27 @@ def blob_bytes(page, expression):
         return btoa(s);
     }""", expression)
     return base64.b64decode(data)
+
+
+# The IV scanner's pages need a signed-in player: a server of their own whose data folder is
+# known, with a player account made by `sentio admin create` before it starts (the `server`
+# fixture above is left as it is for the other tests).
+IV_PLAYER = {"username": "ash", "password": "correct horse battery"}
+
+
+@pytest.fixture(scope="session")
+def iv_server():
+    binary = os.environ.get("SENTIO_BIN", ".build/release/sentio")
+    data = tempfile.mkdtemp(prefix="sentio-browser-iv-")
+    subprocess.run([binary, "admin", "create", "--username", IV_PLAYER["username"], "--role", "player", "--data-dir", data],
+                   input=IV_PLAYER["password"] + "\n", text=True, check=True, capture_output=True)
+    args = [binary, "serve", "--port", "0", "--json", "--data-dir", data, "--log-level", "error"]
+    if os.environ.get("SENTIO_PAGES"):
+        args += ["--pages", os.environ["SENTIO_PAGES"]]
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    if not line:
+        raise RuntimeError(f"the server did not start: {binary}")
+    yield {"url": json.loads(line)["http"], "data": data, **IV_PLAYER}
+    process.terminate()
+    process.wait()
