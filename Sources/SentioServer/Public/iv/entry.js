@@ -157,7 +157,7 @@ export class EntryForm {
       value: value ?? "", ...attributes }));
     grid.append(this.field("cp", "CP", numeric("cp", entry.cp, { min: "10", max: "10000", step: "1" }), "cp"));
     grid.append(this.field("hp", "HP (maximum)", numeric("hp", entry.hp, { min: "1", max: "1000", step: "1", required: true }), "hp"));
-    grid.append(this.field("stardust", "Stardust to power up", numeric("stardust", entry.stardust, { min: "0", max: "20000", step: "100" }), "stardust"));
+    grid.append(this.field("stardust", "Stardust cost", numeric("stardust", entry.stardust, { min: "0", max: "20000", step: "100" }), "stardust"));
     grid.append(this.field("level", "Level (if known)", numeric("level", entry.level, { min: "1", max: "55", step: "0.5", inputmode: "decimal" })));
     this.inputs.obtained = h("select", { id: id("obtained") }, OBTAINED.map(([value, text]) => h("option", { value, text })));
     this.inputs.obtained.value = entry.obtained ?? "wild";

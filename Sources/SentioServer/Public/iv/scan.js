@@ -93,13 +93,31 @@ async function scan({ file, card }) {
     await image.decode().catch(() => { image = null; });
     report = await api(`/api/v1/iv/scan${String(query) ? `?${query}` : ""}`, { method: "POST", body: file, type: file.type || "image/png" });
   } catch (error) {
-    status(card.status, `Could not read this screenshot: ${error.message} Type the values in below.`, "bad");
+    const reason = error.message.replace(/[.\s]*$/, "");
+    status(card.status, `Could not read this screenshot: ${reason}. Type the values in below.`, "bad");
     fill(card, null, image);
     return;
   }
   card.report = report;
   window.sentioIV.reports.push({ file: file.name, report });
   const unread = unreadFields(report);
+  const name = report.fields?.name?.text;
+  if (!report.species && name) {
+    // The name was read but no such species fits the other readings with the stats of that day.
+    fill(card, report, image);
+    const date = context().statsAsOf;
+    const use = h("button", { type: "button", text: `Use “${name}”` });
+    use.addEventListener("click", () => {
+      card.form.inputs.species.value = name;
+      card.form.inputs.species.dispatchEvent(new Event("change", { bubbles: true }));
+      card.form.setForms(null).then(() => card.live.run());
+      use.remove();
+    });
+    card.status.className = "status warn";
+    card.status.replaceChildren(`Read the name “${name}”, but no such Pokémon fits the CP, HP and stardust read with the stats of ` +
+      `${date || "today"}. Check the values, or give the date the screenshot was taken (stats change) and scan again. `, use);
+    return;
+  }
   if (!report.species || report.hpMax === null || report.hpMax === undefined) {
     status(card.status, `Could not read the ${unread.join(", ")}: type ${unread.length > 1 ? "them" : "it"} in below.`, "warn");
   } else if (unread.length) {
