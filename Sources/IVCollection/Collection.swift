@@ -331,22 +331,46 @@ public struct IVCollection: Sendable {
     public func importCSV(owner: String, _ text: String, at now: Int64 = Clock.milliseconds()) async throws -> Int {
         let rows = try PokeGenieCSV.parse(text)
         let calculator = self.calculator
-        var prepared: [(PokeGenieCSV.Row, IVEvaluation)] = []
+        var prepared: [(PokeGenieCSV.Row, IVEntry, IVEvaluation)] = []
         for row in rows {
-            let evaluation: IVEvaluation
-            do { evaluation = try row.entry.evaluate(with: calculator) } catch { throw CollectionError.badCSV(line: row.line, problem: error.description) }
-            guard !evaluation.combinations.isEmpty else { throw CollectionError.badCSV(line: row.line, problem: evaluation.problem ?? "no IV combination fits") }
-            prepared.append((row, evaluation))
+            let (entry, evaluation) = try Self.importedEntry(row, calculator: calculator)
+            prepared.append((row, entry, evaluation))
         }
         let ready = prepared
         try await store.transaction { db in
-            for (row, evaluation) in ready {
+            for (row, entry, evaluation) in ready {
                 let scanned = row.scannedAt ?? now
-                _ = try await Self.insert(db, owner: owner, entry: row.entry, evaluation: evaluation, hash: nil, image: nil, imageType: nil,
+                _ = try await Self.insert(db, owner: owner, entry: entry, evaluation: evaluation, hash: nil, image: nil, imageType: nil,
                                           fields: nil, now: scanned, firstScannedAt: row.firstScannedAt ?? scanned, join: false, calculator: calculator)
             }
         }
         return ready.count
+    }
+
+    /// A CSV row's entry and its evaluation. The CSV does not say which base stats a row was
+    /// computed with, and an old screenshot's are not today's: today's stats are tried first,
+    /// then each dated table, newest first, and the stats under which the row's own IV Avg and
+    /// levels come out again are taken (else the first under which some combination fits).
+    static func importedEntry(_ row: PokeGenieCSV.Row, calculator: IVCalculator) throws -> (IVEntry, IVEvaluation) {
+        let eras: [String?] = [nil] + calculator.data.history.reversed().map { ($0.from ?? GameDate.launch).description }
+        var fallback: (IVEntry, IVEvaluation)?, firstProblem: String?
+        for era in eras {
+            var entry = row.entry
+            entry.statsAsOf = era
+            let evaluation: IVEvaluation
+            do { evaluation = try entry.evaluate(with: calculator) } catch {
+                firstProblem = firstProblem ?? error.description
+                continue
+            }
+            guard !evaluation.combinations.isEmpty else { firstProblem = firstProblem ?? evaluation.problem; continue }
+            if let summary = PokeGenieCSV.summary(evaluation.combinations),
+               row.ivAverage.isEmpty || (summary.average == row.ivAverage && summary.levels == row.levelRange) {
+                return (entry, evaluation)
+            }
+            fallback = fallback ?? (entry, evaluation)
+        }
+        if let fallback { return fallback }
+        throw CollectionError.badCSV(line: row.line, problem: firstProblem ?? "no IV combination fits")
     }
 
     // MARK: Rows

@@ -76,23 +76,31 @@ public struct IVEvaluation: Codable, Sendable, Equatable {
     public var leagues: [EvolutionStanding]?
 }
 
-/// Settings of the PvP ranking, stated in the page's help and in docs/iv-app.md.
+/// Settings of the PvP ranking, stated in the page's help and in docs/iv-app.md. Both may be
+/// left out of the JSON.
 public struct LeagueRules: Codable, Sendable, Equatable {
     /// The highest level a Pokémon may be powered to (50 without best-buddy; 51 with it).
     public var maxLevel: Double = 50
-    /// Only combinations with every IV at least this are ranked (0: all 4,096).
-    public var ivFloor: Int = 0
+    /// Only combinations with every IV at least this are ranked (0: all 4,096); nil: the floor
+    /// of how the entry's Pokémon was obtained (a raid's 10, a lucky trade's 12, …).
+    public var ivFloor: Int?
 
-    public init(maxLevel: Double = 50, ivFloor: Int = 0) {
+    public init(maxLevel: Double = 50, ivFloor: Int? = nil) {
         self.maxLevel = maxLevel
         self.ivFloor = ivFloor
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        maxLevel = try c.decodeIfPresent(Double.self, forKey: .maxLevel) ?? 50
+        ivFloor = try c.decodeIfPresent(Int.self, forKey: .ivFloor)
     }
 
     func check() throws(CollectionError) {
         guard maxLevel >= 1, maxLevel <= 55, (maxLevel * 2).rounded() == maxLevel * 2 else {
             throw .invalid("maxLevel", "a whole or half level 1–55")
         }
-        guard (0 ... 15).contains(ivFloor) else { throw .invalid("ivFloor", "0–15") }
+        if let ivFloor { guard (0 ... 15).contains(ivFloor) else { throw .invalid("ivFloor", "0–15") } }
     }
 }
 
@@ -160,7 +168,10 @@ extension IVEntry {
             result.plan = try calculator.plan(q.species, attack: pick.attack, defense: pick.defense, stamina: pick.stamina,
                                               from: pick.level, to: target, lucky: lucky, shadow: shadow, purified: purified)
                 .map { PlanStep(level: $0.level, cp: $0.cp, hp: $0.hp, stardust: $0.stardust, candy: $0.candy, xlCandy: $0.xlCandy) }
-            result.leagues = try standings(calculator, q.species, attack: pick.attack, defense: pick.defense, stamina: pick.stamina, rules: rules)
+            var ranking = rules
+            // The floor the Pokémon's origin sets (IVCalculator's rule: purified at least 2).
+            ranking.ivFloor = rules.ivFloor ?? (purified ? max(2, obtained.ivFloor) : obtained.ivFloor)
+            result.leagues = try standings(calculator, q.species, attack: pick.attack, defense: pick.defense, stamina: pick.stamina, rules: ranking)
         } catch { throw .invalid("chosen", String(describing: error)) }
         return result
     }
@@ -182,8 +193,9 @@ extension IVEntry {
 public func standings(_ calculator: IVCalculator, _ s: Species, attack: Int, defense: Int, stamina: Int,
                       rules: LeagueRules) throws -> [EvolutionStanding] {
     try rules.check()
-    let counted = (16 - rules.ivFloor) * (16 - rules.ivFloor) * (16 - rules.ivFloor)
-    return try calculator.leagueRanks(s, attack: attack, defense: defense, stamina: stamina, maxLevel: rules.maxLevel, ivFloor: rules.ivFloor)
+    let floor = rules.ivFloor ?? 0
+    let counted = (16 - floor) * (16 - floor) * (16 - floor)
+    return try calculator.leagueRanks(s, attack: attack, defense: defense, stamina: stamina, maxLevel: rules.maxLevel, ivFloor: floor)
         .map { line in
             EvolutionStanding(species: SpeciesInfo(line.species), leagues: League.allCases.compactMap { league in
                 line.ranks[league].map {

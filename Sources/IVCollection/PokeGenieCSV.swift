@@ -48,10 +48,10 @@ public enum PokeGenieCSV {
             if triples.count == 1, let only = triples.first {
                 row["Atk IV"] = String(only[0]); row["Def IV"] = String(only[1]); row["Sta IV"] = String(only[2])
             }
-            if !p.ivs.isEmpty {
-                row["IV Avg"] = decimal1(p.ivs.map { Double($0.attack + $0.defense + $0.stamina) / 45 * 100 }.reduce(0, +) / Double(p.ivs.count))
-                row["Level Min"] = decimal1(p.ivs.map(\.level).min()!)
-                row["Level Max"] = decimal1(p.ivs.map(\.level).max()!)
+            if let summary = summary(p.ivs) {
+                row["IV Avg"] = summary.average
+                row["Level Min"] = summary.levels[0]
+                row["Level Max"] = summary.levels[1]
             }
             row["Scan Date"] = scanDate(p.updatedAt)
             row["Original Scan Date"] = scanDate(item.firstScannedAt)
@@ -112,6 +112,13 @@ public enum PokeGenieCSV {
 
     static func decimal1(_ x: Double) -> String { String(format: "%.1f", x) }
 
+    /// The IV Avg and Level Min/Max an export writes for these combinations.
+    static func summary(_ ivs: [ScanReport.IV]) -> (average: String, levels: [String])? {
+        guard !ivs.isEmpty else { return nil }
+        let average = ivs.map { Double($0.attack + $0.defense + $0.stamina) / 45 * 100 }.reduce(0, +) / Double(ivs.count)
+        return (decimal1(average), [decimal1(ivs.map(\.level).min()!), decimal1(ivs.map(\.level).max()!)])
+    }
+
     /// "61.61%", and "100%" for exactly 100 as Poke Genie writes it.
     static func percent2(_ x: Double) -> String {
         let text = String(format: "%.2f", x)
@@ -150,6 +157,10 @@ public enum PokeGenieCSV {
         public var entry: IVEntry
         public var scannedAt: Int64?
         public var firstScannedAt: Int64?
+        /// The row's IV Avg and Level Min/Max as written: they tell which base stats the row was
+        /// computed with (an old screenshot's), which the CSV does not say otherwise.
+        public var ivAverage: String = ""
+        public var levelRange: [String] = []
     }
 
     /// The rows of a Poke Genie CSV (today's columns or the 2023 ones), or the first problem:
@@ -202,7 +213,8 @@ public enum PokeGenieCSV {
             }
             if entry.lucky { entry.obtained = .luckyTrade }
             rows.append(Row(line: line, entry: entry, scannedAt: parseScanDate(field("Scan Date")),
-                            firstScannedAt: parseScanDate(field("Original Scan Date"))))
+                            firstScannedAt: parseScanDate(field("Original Scan Date")), ivAverage: field("IV Avg"),
+                            levelRange: [field("Level Min"), field("Level Max")]))
         }
         return rows
     }

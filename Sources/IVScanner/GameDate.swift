@@ -28,6 +28,9 @@ public struct GameDate: Sendable, Hashable, Comparable, CustomStringConvertible 
         self = date
     }
 
+    /// The game's first day (2016-07-06): the earliest a screenshot can be from.
+    public static let launch = GameDate(known: 2016, 7, 6)
+
     /// A day known to exist (the rule changes this module names).
     init(known year: Int, _ month: Int, _ day: Int) {
         self.year = year; self.month = month; self.day = day

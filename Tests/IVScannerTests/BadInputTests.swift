@@ -78,8 +78,8 @@ struct BadInputTests {
         // Each: the file, the damage, then the line and column the error must name.
         let cases: [(file: String, change: (inout [String]) -> Void, line: Int, column: Int, says: String)] = [
             ("species.tsv", { $0[4] = $0[4].replacingOccurrences(of: "\t198\t", with: "\tabc\t") }, 5, 4, "attack 'abc' is not a whole number"),
-            ("species.tsv", { $0[2] = $0[2].components(separatedBy: "\t").prefix(5).joined(separator: "\t") }, 3, 6, "ends after 5 of 9 columns"),
-            ("species.tsv", { $0[2] += "\textra" }, 3, 10, "has 10 columns"),
+            ("species.tsv", { $0[2] = $0[2].components(separatedBy: "\t").prefix(5).joined(separator: "\t") }, 3, 6, "ends after 5 of 10 columns"),
+            ("species.tsv", { $0[2] += "\textra" }, 3, 11, "has 11 columns"),
             ("species.tsv", { $0[1] = $0[1].replacingOccurrences(of: "\t0.7", with: "\tnan") }, 2, 9, "height 'nan' is not a number"),
             ("species.tsv", { $0[1] = $0[1].replacingOccurrences(of: "\t118\t", with: "\t-5\t") }, 2, 4, "outside 1–9999"),
             ("species.tsv", { $0[0] = $0[0].replacingOccurrences(of: "attack", with: "atk") }, 1, 4, "the header is"),
