@@ -118,10 +118,12 @@ struct MagneticDisturbanceDetector: Sendable {
     }
 
     /// Judges one sample: its field's magnitude (µT) and dip (cos, sin) in the filter's earth
-    /// frame, whether the device is turning faster than `newFieldMinRate`, and the time step.
+    /// frame, whether the device is turning faster than `newFieldMinRate`, whether the field is
+    /// explained as the reference plus a device-fixed offset (`DeviceFixedField.holds`: then
+    /// it never becomes the new reference, however steady it looks), and the time step.
     /// Returns the factor for the heading correction's gain: 1 undisturbed, 0 while a
     /// disturbance is rejected, 1/rejectionFactor once the rejection budget is spent.
-    mutating func update(norm: Double, dipCos: Double, dipSin: Double, rotating: Bool, dt: Double) -> Double {
+    mutating func update(norm: Double, dipCos: Double, dipSin: Double, rotating: Bool, deviceFixed: Bool = false, dt: Double) -> Double {
         if abs(dt - gainStep) > 1e-6 * dt {
             gainStep = dt
             currentGain = 1 - exp(-dt / Self.currentTau)
@@ -174,7 +176,7 @@ struct MagneticDisturbanceDetector: Sendable {
             candidateSamples += 1
             candidate.follow(current, gain: max(referenceGain, 1 / candidateSamples))
             if rotating { candidateTime += dt }
-            if disturbed && candidateTime >= (referenceConfirmed ? Self.newFieldTime : Self.firstFieldTime) {
+            if disturbed && !deviceFixed && candidateTime >= (referenceConfirmed ? Self.newFieldTime : Self.firstFieldTime) {
                 if referenceConfirmed { previous = reference }
                 previousTime = 0
                 referenceChanges += 1

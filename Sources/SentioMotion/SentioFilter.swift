@@ -33,7 +33,9 @@ struct Butterworth: Sendable {
 /// gyroscope is integrated alone; the accelerometer, rotated into that almost-inertial frame
 /// and low-pass filtered (τ 3 s), corrects the inclination; the magnetometer's horizontal
 /// direction corrects the heading separately (τ 9 s), and is kept out while its magnitude or
-/// dip angle leaves the learned reference (`MagneticDisturbanceDetector`). The
+/// dip angle leaves the learned reference (`MagneticDisturbanceDetector`); through a
+/// disturbance that moves with the device (a magnet attached to it) the earth's field is
+/// separated from the device-fixed one by a least-squares fit (`DeviceFixedField`). The
 /// magnetometer's delay against the gyroscope is learned and undone, and the heading drift
 /// that the gyroscope's scale error causes while the device keeps turning is predicted
 /// (`HeadingDrift`). Gyroscope bias is learned while the device rests. Causal: each estimate
@@ -54,6 +56,7 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
     private var lastAcc = Vector3.zero
     private var magnetic = MagneticDisturbanceDetector()
     private var drift = HeadingDrift()
+    private var deviceFixed = DeviceFixedField()
     /// Magnetometer samples used for the heading so far: the first ones converge as a running
     /// mean (gain 1/n) before the time constant takes over.
     private var magUpdates = 0
@@ -166,8 +169,33 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
         turnHeading(by: drift.advance(turn: rateEarth.z * dt, forgetting: driftForgetting))
         let factor = magnetic.update(norm: norm, dipCos: dipCos, dipSin: dipSin,
                                      rotating: w.dot(w) > MagneticDisturbanceDetector.newFieldMinRate * MagneticDisturbanceDetector.newFieldMinRate,
-                                     dt: dt)
+                                     deviceFixed: deviceFixed.holds, dt: dt)
         let (cosDelta, sinDelta) = (halfCos * halfCos - halfSin * halfSin, 2 * halfCos * halfSin)
+        if factor < 1 || deviceFixed.holds {
+            // Disturbed: the earth's field may still be had if the disturbance moves with the
+            // device (`DeviceFixedField`).
+            let reference = magnetic.reference
+            let length = (reference.dipCos * reference.dipCos + reference.dipSin * reference.dipSin).squareRoot()
+            let horizontal = reference.norm * reference.dipCos / length, vertical = reference.norm * reference.dipSin / length
+            // The delay's correction turns the whole reading back, but a device-fixed field
+            // does not turn with the device: the fit takes the raw reading with the attitude
+            // the device had when it was taken (the product is mEarth all the same).
+            let then = magnetometerDelay == 0 ? attitude6D : attitude6D * Quaternion(rotationVector: w * -magnetometerDelay)
+            if let b = deviceFixed.add(m: raw, e: mEarth, attitude: then,
+                                       expected: Vector3(horizontal * sinDelta, horizontal * cosDelta, vertical), dt: dt) {
+                let bNorm = b.norm
+                let field = MagneticDisturbanceDetector.Field(norm: bNorm, dipCos: (b.x * b.x + b.y * b.y).squareRoot() / bNorm, dipSin: b.z / bNorm)
+                if reference.accepts(field) {
+                    turnHeading(by: magGain * Self.angle(b.x * cosDelta - b.y * sinDelta, b.y * cosDelta + b.x * sinDelta))
+                    return
+                }
+            }
+            // A device-fixed offset is held: the raw field is not the earth's, whatever its
+            // magnitude and dip.
+            if deviceFixed.holds { return }
+        } else if deviceFixed.active {
+            deviceFixed.reset()
+        }
         guard factor > 0 else { return }
         // The measured heading relative to the current one: the horizontal field turned back
         // by delta (cos and sin of delta from the half-angle pair), its angle from north.
