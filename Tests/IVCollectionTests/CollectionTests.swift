@@ -185,10 +185,20 @@ enum CollectionChecks {
         shadow.stardust = collection.calculator.stardust(from: data.levels.first { $0.level == 25 }!, lucky: false, shadow: true, purified: false)
         _ = try await collection.save(owner: ash, entry: shadow, at: 1_700_000_120_000)
 
+        // A 2016 screenshot's Dragonite, computed with the base stats of then (the CSV names no
+        // stats date: the import must find them again).
+        let dragonite2016 = try data.species("Dragonite", asOf: try GameDate("2016-12-20"))
+        let level20 = try #require(data.levels.first { $0.level == 20 })
+        var old = IVEntry(species: "Dragonite", cp: Stats.cp(dragonite2016, attack: 9, defense: 4, stamina: 12, cpm: level20.cpMultiplier),
+                          hp: Stats.hp(dragonite2016, stamina: 12, cpm: level20.cpMultiplier), stardust: level20.stardust)
+        old.statsAsOf = "2016-12-20"
+        #expect(try old.evaluate(with: collection.calculator).combinations.contains { [$0.attack, $0.defense, $0.stamina] == [9, 4, 12] })
+        _ = try await collection.save(owner: ash, entry: old, at: 1_700_000_180_000)
+
         let csv = try await collection.exportCSV(owner: ash)
         let lines = csv.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.first.map(String.init) == PokeGenieCSV.columns.joined(separator: ","))
-        #expect(lines.count == 5, "header, three rows, and the final newline")
+        #expect(lines.count == 6, "header, four rows, and the final newline")
         // The Jangmo-o row as Poke Genie printed the same Pokémon (IVs, rank columns): see
         // LeagueRankTests' source.
         let jangmo = try #require(lines.first { $0.contains(",Jangmo-o,") }).split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -201,7 +211,7 @@ enum CollectionChecks {
 
         for p in try await collection.list(owner: ash) { try await collection.delete(owner: ash, id: p.id) }
         #expect(try await collection.list(owner: ash).isEmpty)
-        #expect(try await collection.importCSV(owner: ash, csv) == 3)
+        #expect(try await collection.importCSV(owner: ash, csv) == 4)
         #expect(try await collection.exportCSV(owner: ash) == csv, "the same rows, column by column")
 
         // Bad files are refused whole, naming the line.
