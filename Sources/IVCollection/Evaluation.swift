@@ -164,14 +164,17 @@ extension IVEntry {
         guard let pick else { return result }
         result.chosen = ScanReport.IV(pick)
         do {
+            // The IVs come from the stats of the screenshot's day; what the Pokémon will do from
+            // now on (power-ups, leagues) follows today's stats.
+            let today = (try? calculator.data.species(q.species.name, form: q.species.form)) ?? q.species
             let target = max(pick.level, rules.maxLevel)
-            result.plan = try calculator.plan(q.species, attack: pick.attack, defense: pick.defense, stamina: pick.stamina,
+            result.plan = try calculator.plan(today, attack: pick.attack, defense: pick.defense, stamina: pick.stamina,
                                               from: pick.level, to: target, lucky: lucky, shadow: shadow, purified: purified)
                 .map { PlanStep(level: $0.level, cp: $0.cp, hp: $0.hp, stardust: $0.stardust, candy: $0.candy, xlCandy: $0.xlCandy) }
             var ranking = rules
             // The floor the Pokémon's origin sets (IVCalculator's rule: purified at least 2).
             ranking.ivFloor = rules.ivFloor ?? (purified ? max(2, obtained.ivFloor) : obtained.ivFloor)
-            result.leagues = try standings(calculator, q.species, attack: pick.attack, defense: pick.defense, stamina: pick.stamina, rules: ranking)
+            result.leagues = try standings(calculator, today, attack: pick.attack, defense: pick.defense, stamina: pick.stamina, rules: ranking)
         } catch { throw .invalid("chosen", String(describing: error)) }
         return result
     }
