@@ -49,6 +49,7 @@ struct IVRoutes {
         }
         router.route(.post, "/api/v1/iv/collection") { request, context in
             let owner = try player(context)
+            try admit(context)
             let upload = try await saveForm(request, context)
             let outcome = try await answer { try await platform.iv.save(owner: owner, entry: upload.entry, image: upload.image, imageType: upload.imageType, fields: upload.fields) }
             return try Response.json(outcome, status: outcome.kind == .new ? .created : .ok)
@@ -60,6 +61,7 @@ struct IVRoutes {
         }
         router.route(.put, "/api/v1/iv/collection/{pokemon}") { request, context in
             let owner = try player(context), id = try context.parameters.require("pokemon")
+            try admit(context)
             let edit = try await decode(Edit.self, request, context)
             return try Response.json(try await answer { try await platform.iv.update(owner: owner, id: id, entry: edit.entry, nickname: edit.nickname) })
         }
@@ -82,6 +84,7 @@ struct IVRoutes {
         }
         router.route(.post, "/api/v1/iv/collection.csv") { request, context in
             let owner = try player(context)
+            try admit(context)
             guard request.headers[.contentType]?.lowercased().hasPrefix("text/csv") == true else {
                 throw HTTPError(.unsupportedMediaType, message: "send the CSV as the body with Content-Type text/csv")
             }
@@ -103,6 +106,7 @@ struct IVRoutes {
         return identity.user.id
     }
 
+    /// The stills' rate limit per client address, for the routes that compute or write.
     func admit(_ context: AppContext) throws {
         if let wait = platform.stillsLimiter.take(context.client) {
             throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))],
