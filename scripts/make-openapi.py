@@ -192,7 +192,8 @@ paths = {
         "parameters": [path_param("name", "The species' name.")],
         "get": {"summary": "A species' game info: base stats, evolutions and candy, CP per level, power-up costs, best IVs per league, dated stats.",
                 "tags": ["iv"], "parameters": [q("form", string, "The form (Normal).")],
-                "responses": {**ok_json({"type": "object"}), "400": err("A query parameter."), "404": err("No such species or form.")}}},
+                "responses": {**ok_json({"type": "object"}), "400": err("A query parameter."), "404": err("No such species or form."),
+                              "429": err("Too many requests from this client; see Retry-After.")}}},
     "/api/v1/iv/collection": {
         "get": {"summary": "The player's Pokémon, searched, filtered and sorted.", "tags": ["iv"], "parameters": COLLECTION_QUERY,
                 "responses": {**ok_json({"type": "array", "items": ref("CollectedPokemon")}), "400": err("A query parameter."), **SIGNED_IN_ERRORS}},
@@ -226,7 +227,8 @@ paths = {
     },
     "/api/v1/iv/collection.csv": {
         "get": {"summary": "The collection as Poke Genie's CSV export.", "tags": ["iv"], "parameters": COLLECTION_QUERY,
-                "responses": {"200": {"description": "CSV", "content": {"text/csv": {"schema": string}}}, "400": err("A query parameter."), **SIGNED_IN_ERRORS}},
+                "responses": {"200": {"description": "CSV", "content": {"text/csv": {"schema": string}}}, "400": err("A query parameter."),
+                              "429": err("Too many requests from this client; see Retry-After."), **SIGNED_IN_ERRORS}},
         "post": {"summary": "Import a Poke Genie CSV: all rows or none.", "tags": ["iv"],
                  "requestBody": {"required": True, "content": {"text/csv": {"schema": string}}},
                  "responses": {**ok_json(obj({"imported": integer}, ["imported"]), "Imported", "201"), "400": err("Not UTF-8."),

@@ -63,7 +63,10 @@ public struct CollectionQuery: Sendable, Equatable {
     public var minPercent: Double?
     public var lucky: Bool?
     public var shadow: Bool?
+    /// How many Pokémon a list shows (the page's first 500); an export takes them all.
     public var limit = 500
+    /// The most a query returns: as many as an import may bring in, ten times over.
+    public static let maxLimit = 100_000
 
     public init() {}
 }
@@ -105,20 +108,34 @@ public struct IVCollection: Sendable {
         // Checked before the transaction: a bad entry is the player's error, not the store's.
         let evaluation = try entry.evaluate(with: calculator)
         guard !evaluation.combinations.isEmpty else { throw CollectionError.invalid("entry", evaluation.problem ?? "no combination fits") }
-        let evaluated = evaluation
-        return try await store.transaction { db in
-            try await Self.insert(db, owner: owner, entry: entry, evaluation: evaluated, hash: hash, image: image, imageType: imageType,
-                                  fields: fields, now: now, firstScannedAt: now, join: true, calculator: calculator)
+        let species = evaluation.species, combinations = evaluation.combinations
+        func attempt() async throws -> SaveOutcome {
+            try await store.transaction { db in
+                try await Self.insert(db, owner: owner, entry: entry, species: species, combinations: combinations, hash: hash, image: image,
+                                      imageType: imageType, fields: fields, now: now, firstScannedAt: now, join: true, calculator: calculator)
+            }
         }
+        do {
+            return try await attempt()
+        } catch where hash != nil && Self.isUniqueViolation(error) {
+            // The same screenshot saved twice at once: the other request's row is there now,
+            // and a second try finds it (the date is updated, as for any scan of it again).
+            return try await attempt()
+        }
+    }
+
+    /// A unique index refused a row (the screenshot's, per player), on either database.
+    static func isUniqueViolation(_ error: any Error) -> Bool {
+        let text = String(reflecting: error)
+        return text.contains("UNIQUE constraint failed") || text.contains("duplicate key value") || text.contains("23505")
     }
 
     /// `save`'s writes, inside the caller's transaction. `join: false` always starts a new
     /// Pokémon (an import keeps the file's rows apart).
-    static func insert(_ db: any SQLDatabase, owner: String, entry: IVEntry, evaluation: IVEvaluation, hash: String?, image: Data?,
-                       imageType: String?, fields: [String: ScanReport.Field]?, now: Int64, firstScannedAt: Int64, join: Bool,
-                       calculator: IVCalculator) async throws -> SaveOutcome {
+    static func insert(_ db: any SQLDatabase, owner: String, entry: IVEntry, species: SpeciesInfo, combinations: [ScanReport.IV],
+                       hash: String?, image: Data?, imageType: String?, fields: [String: ScanReport.Field]?, now: Int64,
+                       firstScannedAt: Int64, join: Bool, calculator: IVCalculator) async throws -> SaveOutcome {
         var entry = entry
-        let species = evaluation.species
         if let hash, let row = try await db.select().columns("id", "pokemon_id").from("iv_scans")
             .where("owner", .equal, SQLBind(owner)).where("image_hash", .equal, SQLBind(hash)).first() {
             let scanID = try row.decode(column: "id", as: String.self), pokemonID = try row.decode(column: "pokemon_id", as: String.self)
@@ -132,7 +149,7 @@ public struct IVCollection: Sendable {
         }
         var kind = SaveOutcome.Kind.new
         var pokemonID = RandomID.make()
-        if join, let target = try await Self.joinTarget(db, owner: owner, species: species, entry: entry, combinations: evaluation.combinations) {
+        if join, let target = try await Self.joinTarget(db, owner: owner, species: species, entry: entry, combinations: combinations) {
             kind = .joined
             pokemonID = target.id
             if entry.appraisal == nil, let remembered = target.appraisal {
@@ -242,7 +259,7 @@ public struct IVCollection: Sendable {
             case .hp: select = select.orderBy("hp", direction)
             case .name: select = select.orderBy("species", direction).orderBy("cp", .descending)
             }
-            let rows = try await select.orderBy("id").limit(max(1, min(query.limit, 5000))).all()
+            let rows = try await select.orderBy("id").limit(max(1, min(query.limit, CollectionQuery.maxLimit))).all()
             let counts = try await Self.scanCounts(db, owner: owner)
             return try rows.map { row in try Self.pokemon(from: row, scans: counts[try row.decode(column: "id", as: String.self)] ?? 0) }
         }
@@ -314,7 +331,9 @@ public struct IVCollection: Sendable {
 
     /// The player's collection as Poke Genie's CSV (sorted as `query` says).
     public func exportCSV(owner: String, _ query: CollectionQuery = .init()) async throws -> String {
-        let pokemon = try await list(owner: owner, query)
+        var everything = query
+        everything.limit = CollectionQuery.maxLimit
+        let pokemon = try await list(owner: owner, everything)
         let first = try await store.read { db in
             var first: [String: Int64] = [:]
             for row in try await db.raw("SELECT pokemon_id, MIN(first_scanned_at) AS f FROM iv_scans WHERE owner = \(bind: owner) GROUP BY pokemon_id").all() {
@@ -331,16 +350,18 @@ public struct IVCollection: Sendable {
     public func importCSV(owner: String, _ text: String, at now: Int64 = Clock.milliseconds()) async throws -> Int {
         let rows = try PokeGenieCSV.parse(text)
         let calculator = self.calculator
-        var prepared: [(PokeGenieCSV.Row, IVEntry, IVEvaluation)] = []
+        // Only the entries are kept, not their combinations: a file of many wide rows must not
+        // hold them all in memory at once.
+        var prepared: [(PokeGenieCSV.Row, IVEntry, SpeciesInfo)] = []
         for row in rows {
             let (entry, evaluation) = try Self.importedEntry(row, calculator: calculator)
-            prepared.append((row, entry, evaluation))
+            prepared.append((row, entry, evaluation.species))
         }
         let ready = prepared
         try await store.transaction { db in
-            for (row, entry, evaluation) in ready {
+            for (row, entry, species) in ready {
                 let scanned = row.scannedAt ?? now
-                _ = try await Self.insert(db, owner: owner, entry: entry, evaluation: evaluation, hash: nil, image: nil, imageType: nil,
+                _ = try await Self.insert(db, owner: owner, entry: entry, species: species, combinations: [], hash: nil, image: nil, imageType: nil,
                                           fields: nil, now: scanned, firstScannedAt: row.firstScannedAt ?? scanned, join: false, calculator: calculator)
             }
         }
@@ -409,7 +430,7 @@ public struct IVCollection: Sendable {
     static func scans(_ db: any SQLDatabase, pokemonID: String) async throws -> [ScanRecord] {
         try await db.raw("""
             SELECT id, pokemon_id, scanned_at, first_scanned_at, image_type, entry, fields FROM iv_scans
-            WHERE pokemon_id = \(bind: pokemonID) ORDER BY scanned_at DESC, id
+            WHERE pokemon_id = \(bind: pokemonID) ORDER BY first_scanned_at DESC, scanned_at DESC, id
             """).all().map { row in
             ScanRecord(id: try row.decode(column: "id", as: String.self), pokemonID: try row.decode(column: "pokemon_id", as: String.self),
                        scannedAt: try row.decode(column: "scanned_at", as: Int64.self),

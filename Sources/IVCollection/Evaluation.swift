@@ -105,6 +105,9 @@ public struct LeagueRules: Codable, Sendable, Equatable {
 }
 
 extension IVEntry {
+    /// The most combinations an entry may leave (a CP and HP alone leave a few hundred at most).
+    public static let maxCombinations = 10_000
+
     /// The species this entry names, with the base stats of its date.
     public func resolvedSpecies(_ data: GameData) throws(CollectionError) -> Species {
         let date: GameDate?
@@ -145,6 +148,11 @@ extension IVEntry {
         let q = try query(calculator.data)
         let found: [IVCombination]
         do { found = try calculator.combinations(q) } catch { throw .invalid("entry", String(describing: error)) }
+        // An entry that pins almost nothing (no CP, no stardust, no level: a Shedinja's HP fits
+        // 384,000) would answer megabytes and fill the store; the player is asked for more.
+        guard found.count <= Self.maxCombinations else {
+            throw .invalid("entry", "\(found.count) IV combinations fit; give the CP, the stardust or the level (at most \(Self.maxCombinations) are kept)")
+        }
         func range(_ values: [Int]) -> ValueRange? { values.min().map { ValueRange(min: Double($0), max: Double(values.max()!)) } }
         var result = IVEvaluation(
             species: SpeciesInfo(q.species), combinations: found.map(ScanReport.IV.init),

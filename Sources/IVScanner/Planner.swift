@@ -63,7 +63,9 @@ extension IVCalculator {
             let cp = Stats.cp(s, attack: a, defense: d, stamina: st, cpm: l.cpMultiplier)
             if let cap = league.cap, cp > cap { break }
             let m = l.cpMultiplier
-            let product = Double(s.attack + a) * m * Double(s.defense + d) * m * Double(Stats.hp(s, stamina: st, cpm: m))
+            // The integer part first, exactly, then the multiplier: attack and defense swapped give
+            // the same product to the bit, so equal products really share a rank.
+            let product = Double((s.attack + a) * (s.defense + d) * Stats.hp(s, stamina: st, cpm: m)) * m * m
             result = (l.level, cp, product)
         }
         return result

@@ -39,6 +39,20 @@ struct Shown {
     }
 }
 
+@Suite("IV entries")
+struct EntryTests {
+    @Test("an entry that pins almost nothing is refused, not answered with hundreds of thousands of combinations")
+    func tooWide() throws {
+        let calculator = try IVCalculator()
+        // A Shedinja's HP is 10 at every level and stamina IV: without the CP, stardust or
+        // level, 384,000 combinations would fit.
+        #expect(throws: CollectionError.self) { try IVEntry(species: "Shedinja", cp: nil, hp: 10).evaluate(with: calculator) }
+        do { _ = try IVEntry(species: "Shedinja", cp: nil, hp: 10).evaluate(with: calculator) } catch {
+            #expect("\(error)".contains("give the CP, the stardust or the level"))
+        }
+    }
+}
+
 enum CollectionChecks {
     static func open(_ backend: Backend) async throws -> (IVCollection, Store, String, String) {
         let store = try await Store.open(try await TestDatabase.fresh(backend))

@@ -39,6 +39,8 @@ struct ReplyEncoderTests {
         var missing: Int? = nil, present: Int? = 7, flags = [true, false], nested = [[1, 2], []]
         var keyOrder = ["b": 1, "a": 2, "B": 3, "aa": 4, "a1": 5]
         var big: Int64 = .max, small: Int64 = .min, unsigned: UInt64 = .max
+        var int8: Int8 = -3, uint8: UInt8 = 200, int16: Int16 = -300, uint32: UInt32 = 4_000_000_000, bytes = Data([1, 2, 250])
+        var unkeyed: [Int8] = [1, -1], url = URL(string: "https://example.org/a/b")!
     }
 
     @Test("corners: whole and tiny doubles, floats, escapes, nil, nesting, key order, extreme integers")

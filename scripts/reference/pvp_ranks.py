@@ -9,7 +9,8 @@ and Master (no cap) leagues of the Pokémon and of each species it evolves into:
 - CP = max(10, floor((A + a) · sqrt(D + d) · sqrt(S + s) · CPM² / 10)), HP = max(10, floor((S + s) · CPM));
 - for each of the 4,096 IV combinations (or those with every IV ≥ the floor), the highest level
   up to the level cap (default 50) whose CP is within the league's cap; its stat product is
-  (A + a)·CPM · (D + d)·CPM · HP;
+  (A + a)·CPM · (D + d)·CPM · HP, computed as (A + a)(D + d)·HP (exact integers) times CPM², so
+  that products equal in exact arithmetic are equal here too;
 - rank = 1 + the number of combinations with a strictly higher stat product (ties share a rank).
 
 The loops are written out plainly, with none of the Swift code's structure, so that the two agree
@@ -78,7 +79,7 @@ def main():
                 continue
             hp = max(10, math.floor(S * m))
             if found is None or level > found[0]:
-                found = (level, cp, A * m * D * m * hp)
+                found = (level, cp, (A * D * hp) * m * m)
         return found
 
     rng = random.Random(a.seed)

@@ -41,6 +41,7 @@ struct IVRoutes {
         router.route(.get, "/api/v1/iv/species/{name}") { request, context in
             let query = try Query(request, allowed: ["form"])
             let name = try context.parameters.require("name")
+            try admit(context)
             return try Response.json(try answerNow { try GameInfo.species(name, form: query.string("form"), calculator: platform.iv.calculator) })
         }
         router.route(.get, "/api/v1/iv/collection") { request, context in
@@ -78,6 +79,7 @@ struct IVRoutes {
         }
         router.route(.get, "/api/v1/iv/collection.csv") { request, context in
             let owner = try player(context)
+            try admit(context)
             let csv = try await platform.iv.exportCSV(owner: owner, try listing(request))
             return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"sentio-iv.csv\""],
                             body: .init(byteBuffer: ByteBuffer(string: csv)))

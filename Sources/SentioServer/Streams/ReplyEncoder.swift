@@ -49,7 +49,8 @@ indirect enum JSONNode {
             out.append(UInt8(ascii: "]"))
         case .object(let box):
             out.append(UInt8(ascii: "{"))
-            for (i, pair) in box.pairs.sorted(by: { $0.key < $1.key }).enumerated() {
+            // Foundation's sortedKeys on Linux orders keys by their UTF-8 bytes.
+            for (i, pair) in box.pairs.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
                 Self.write(string: pair.key, into: &out)
                 out.append(UInt8(ascii: ":"))
@@ -119,6 +120,16 @@ final class TreeEncoder: Encoder {
         case let v as Int: slot.node = .int(Int64(v))
         case let v as String: slot.node = .string(v)
         case let v as Bool: slot.node = .bool(v)
+        // Every other integer type here too: their own encode(to:) asks a single-value container
+        // to encode them, which would come back to this function without end.
+        case let v as any BinaryInteger:
+            if let signed = Int64(exactly: v) { slot.node = .int(signed) } else if let unsigned = UInt64(exactly: v) { slot.node = .uint(unsigned) } else {
+                throw EncodingError.invalidValue(v, .init(codingPath: [], debugDescription: "\(v) does not fit 64 bits"))
+            }
+        // As Foundation writes them.
+        case let v as Data: slot.node = .string(v.base64EncodedString())
+        case let v as URL: slot.node = .string(v.absoluteString)
+        case is Decimal: throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "Decimal is not written by the stream encoder"))
         default: try value.encode(to: TreeEncoder(slot: slot))
         }
         return slot
