@@ -117,18 +117,13 @@ public struct IVCollection: Sendable {
         }
         do {
             return try await attempt()
-        } catch where hash != nil && Self.isUniqueViolation(error) {
+        } catch where hash != nil && Store.isUniqueViolation(error) {
             // The same screenshot saved twice at once: the other request's row is there now,
             // and a second try finds it (the date is updated, as for any scan of it again).
             return try await attempt()
         }
     }
 
-    /// A unique index refused a row (the screenshot's, per player), on either database.
-    static func isUniqueViolation(_ error: any Error) -> Bool {
-        let text = String(reflecting: error)
-        return text.contains("UNIQUE constraint failed") || text.contains("duplicate key value") || text.contains("23505")
-    }
 
     /// `save`'s writes, inside the caller's transaction. `join: false` always starts a new
     /// Pokémon (an import keeps the file's rows apart).

@@ -49,11 +49,9 @@ public enum GameInfo {
         let data = calculator.data
         let s: Species
         do { s = try data.species(name, form: form) } catch { throw .notFound("species '\(name)'\(form.map { " in form '\($0)'" } ?? "")") }
-        var evolutions: [Evolution] = [], step = [s]
-        for target in data.evolutions(of: s) {
-            let from = step.last { $0.evolutions.contains(target.name) } ?? s
-            evolutions.append(Evolution(species: SpeciesInfo(target), candy: from.evolveCandy))
-            step.append(target)
+        let line = data.evolutionLine(of: s)
+        let evolutions = line.dropFirst().map { member in
+            Evolution(species: SpeciesInfo(member.species), candy: member.parent.map { line[$0].species.evolveCandy } ?? 0)
         }
         let parents = data.species.filter { $0.form == s.form || $0.form == "Normal" }
             .filter { p in data.evolutions(of: p).contains { $0.name == s.name } }

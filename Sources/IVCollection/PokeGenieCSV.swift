@@ -96,13 +96,12 @@ public enum PokeGenieCSV {
         var best: (species: Species, rank: LeagueRank, dust: Int, candy: Int)?
         // The candy to evolve into each member, along its own path from `s` (a branched line,
         // Wurmple's, has two paths): its parent's, plus what the parent's Evolve button costs.
-        let line = [s] + calculator.data.evolutions(of: s)
+        let line = calculator.data.evolutionLine(of: s)
         var candyTo: [Int] = []
-        for (i, member) in line.enumerated() {
-            let parent = line[..<i].lastIndex { $0.evolutions.contains(member.name) }
-            candyTo.append(parent.map { candyTo[$0] + line[$0].evolveCandy } ?? 0)
+        for member in line {
+            candyTo.append(member.parent.map { candyTo[$0] + line[$0].species.evolveCandy } ?? 0)
         }
-        for (member, evolveCandy) in zip(line, candyTo) {
+        for (member, evolveCandy) in zip(line.map(\.species), candyTo) {
             guard Stats.cp(member, attack: ivs[0], defense: ivs[1], stamina: ivs[2], cpm: cpm) <= cap,
                   Stats.cp(member, attack: 15, defense: 15, stamina: 15, cpm: top) > cap,
                   let rank = try? calculator.rank(member, attack: ivs[0], defense: ivs[1], stamina: ivs[2], league: league),

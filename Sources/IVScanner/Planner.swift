@@ -120,6 +120,17 @@ public struct EvolutionRanks: Sendable, Hashable {
 }
 
 extension GameData {
+    /// `s` and every species it can evolve into, nearest first, each with the position in this
+    /// list of the species it evolves from (nil for `s`): a branched line (Wurmple's) has a path
+    /// per member.
+    public func evolutionLine(of s: Species) -> [(species: Species, parent: Int?)] {
+        var line: [(species: Species, parent: Int?)] = [(s, nil)]
+        for member in evolutions(of: s) {
+            line.append((member, line.lastIndex { $0.species.evolutions.contains(member.name) }))
+        }
+        return line
+    }
+
     /// Every species `s` can evolve into, directly or through others, nearest first. An
     /// evolution keeps `s`'s form where the target has it (Alolan Meowth → Alolan Persian),
     /// else takes the target's Normal form (Galarian Meowth → Perrserker).

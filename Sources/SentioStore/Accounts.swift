@@ -205,6 +205,12 @@ public enum RandomID {
     }
 }
 
+extension Store {
+    /// Whether a database error is a unique-constraint violation, on either database (for the
+    /// applications' repositories, which see the same errors).
+    public static func isUniqueViolation(_ error: any Error) -> Bool { SentioStore.isUniqueViolation(error) }
+}
+
 /// Whether a database error is a unique-constraint violation, on either database.
 func isUniqueViolation(_ error: any Error) -> Bool {
     let text = describe(error) + String(reflecting: error)

@@ -109,12 +109,7 @@ struct IVRoutes {
     }
 
     /// The stills' rate limit per client address, for the routes that compute or write.
-    func admit(_ context: AppContext) throws {
-        if let wait = platform.stillsLimiter.take(context.client) {
-            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))],
-                            message: "too many requests from \(context.client); try again in \(Int(wait.rounded(.up))) s")
-        }
-    }
+    func admit(_ context: AppContext) throws { try StillRoutes(platform: platform).admit(context) }
 
     /// The list's query parameters: `search`, `sort` (date, iv, cp, hp, name), `order` (asc,
     /// desc), `species`, `minPercent`, `lucky`, `shadow`.
