@@ -62,26 +62,125 @@ struct QuantizedParityTests {
         let photos: [Photo]
     }
 
-    @Test("reference kernels give LiteRT's reference kernels' outputs exactly on every photo",
+    @Test("fast (every photo) and reference kernels (every 8th) give LiteRT's reference kernels' outputs exactly",
           .requires(NeuralTestData.litert("efficientnet_lite0-photos/index.json"), .model("efficientnet_lite0")))
     func efficientNet() throws {
         let index = try JSONDecoder().decode(Index.self, from: try #require(FileManager.default.contents(
             atPath: try NeuralTestData.litert("efficientnet_lite0-photos/index.json").path())))
         #expect(index.photos.count >= 100, "the fixtures hold 111 photos of fruit and negatives")
-        let model = try CompiledModel(path: try NeuralTestData.modelPath("efficientnet_lite0"), kernels: .reference)
-        let reference = Interpreter(model: model)
-        var worstXNNPACK = 0
-        for photo in index.photos {
+        let path = try NeuralTestData.modelPath("efficientnet_lite0")
+        let fast = Interpreter(model: try CompiledModel(path: path, kernels: .fast))
+        // The reference loops take ~0.7 s a photo: every 8th photo.
+        let reference = Interpreter(model: try CompiledModel(path: path, kernels: .reference))
+        var worstXNNPACK = 0, litertSelf = 0
+        for (i, photo) in index.photos.enumerated() {
             let folder = "\(Self.folder)/\(photo.stem)"
-            let input = try #require(FileManager.default.contents(atPath: folder + "/input0.bin"))
-            try reference.setInput(0, bytes: [UInt8](input))
-            reference.invoke()
-            let ours = reference.outputBytes(0)
+            let input = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/input0.bin")))
             let litertReference = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/ref_output0.bin")))
-            #expect(ours == litertReference, "\(photo.stem): reference kernels differ from LiteRT's BUILTIN_REF")
+            try fast.setInput(0, bytes: input)
+            fast.invoke()
+            let ours = fast.outputBytes(0)
+            #expect(ours == litertReference, "\(photo.stem): fast kernels differ from LiteRT's BUILTIN_REF")
+            if i % 8 == 0 {
+                try reference.setInput(0, bytes: input)
+                reference.invoke()
+                #expect(reference.outputBytes(0) == litertReference, "\(photo.stem): reference kernels differ from LiteRT's BUILTIN_REF")
+            }
             let xnnpack = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/output0.bin")))
             worstXNNPACK = max(worstXNNPACK, zip(ours, xnnpack).map { abs(Int($0) - Int($1)) }.max() ?? 0)
+            litertSelf = max(litertSelf, zip(litertReference, xnnpack).map { abs(Int($0) - Int($1)) }.max() ?? 0)
         }
-        print("EfficientNet-Lite0: reference kernels vs LiteRT XNNPACK, largest difference \(worstXNNPACK) steps over \(index.photos.count) photos")
+        print("EfficientNet-Lite0 over \(index.photos.count) photos: Sentio vs LiteRT XNNPACK up to \(worstXNNPACK) steps; LiteRT's reference kernels vs its XNNPACK up to \(litertSelf)")
+    }
+}
+
+/// The fast int8 kernels against the reference ones on random layers: integer sums do not
+/// depend on their order, so the outputs must be equal, not close.
+@Suite("Quantized kernels")
+struct QuantizedKernelTests {
+    struct Layer {
+        var graph: Graph
+        var inputBytes: [UInt8]
+    }
+
+    /// A one-node graph: int8 input [1, h, w, c], `operation` with the given constant inputs,
+    /// int8 output; random values from a fixed seed.
+    static func layer(_ operation: Operator, input: [Int], filter: [Int]?, perChannel: Bool, output: [Int], seed: UInt64,
+                      second: Bool = false) -> Layer {
+        var rng = SplitMix(seed: seed)
+        func bytes(_ n: Int) -> [Int8] { (0 ..< n).map { _ in Int8(truncatingIfNeeded: rng.next()) } }
+        var tensors = [TensorInfo(name: "x", shape: input, type: .int8, quantization: Quantization(scale: 0.05, zeroPoint: -7))]
+        var inputs = [0]
+        if second {
+            tensors.append(TensorInfo(name: "y", shape: input, type: .int8, quantization: Quantization(scale: 0.08, zeroPoint: 11)))
+            inputs.append(1)
+        }
+        if let filter {
+            let channels = operation.name == "DEPTHWISE_CONV_2D" ? filter[3] : filter[0]
+            let axis = operation.name == "DEPTHWISE_CONV_2D" ? 3 : 0
+            let scales = (0 ..< (perChannel ? channels : 1)).map { Float(0.002 + 0.0005 * Double($0 % 7)) }
+            tensors.append(TensorInfo(name: "w", shape: filter, type: .int8, constant: .int8(bytes(filter.reduce(1, *))),
+                                      quantization: Quantization(scales: scales, zeroPoints: scales.map { _ in 0 }, axis: perChannel ? axis : 0)))
+            tensors.append(TensorInfo(name: "b", shape: [channels], type: .int32,
+                                      constant: .int32((0 ..< channels).map { _ in Int32(truncatingIfNeeded: rng.next() % 4001) - 2000 })))
+            inputs += [tensors.count - 2, tensors.count - 1]
+        }
+        tensors.append(TensorInfo(name: "out", shape: output, type: .int8, quantization: Quantization(scale: 0.11, zeroPoint: 5)))
+        let graph = Graph(tensors: tensors, nodes: [Node(operation: operation, inputs: inputs, outputs: [tensors.count - 1])],
+                          inputs: second ? [0, 1] : [0], outputs: [tensors.count - 1], format: "test")
+        return Layer(graph: graph, inputBytes: bytes(input.reduce(1, *) * (second ? 2 : 1)).map { UInt8(bitPattern: $0) })
+    }
+
+    static func outputs(_ layer: Layer, _ kernels: KernelChoice, threads: Int) throws -> [UInt8] {
+        let interpreter = try Interpreter(graph: layer.graph, threads: threads, kernels: kernels)
+        let n = interpreter.inputShape(0).reduce(1, *)
+        try interpreter.setInput(0, bytes: Array(layer.inputBytes.prefix(n)))
+        if layer.graph.inputs.count > 1 { try interpreter.setInput(1, bytes: Array(layer.inputBytes.suffix(n))) }
+        interpreter.invoke()
+        return interpreter.outputBytes(0)
+    }
+
+    static let cases: [(String, Operator, [Int], [Int]?, Bool, [Int])] = [
+        ("1×1 conv, 37 channels in, 21 out", .conv2D(Window(), .none), [1, 9, 7, 37], [21, 1, 1, 37], true, [1, 9, 7, 21]),
+        ("3×3 stride-2 SAME conv on RGB, ReLU6", .conv2D(Window(strideH: 2, strideW: 2, padding: .same), .relu6), [1, 15, 12, 3], [16, 3, 3, 3], true, [1, 8, 6, 16]),
+        ("5×5 dilated VALID conv, per-tensor filter", .conv2D(Window(dilationH: 2, dilationW: 1, padding: .valid), .relu), [1, 14, 9, 8], [33, 5, 5, 8], false, [1, 6, 5, 33]),
+        ("3×3 depthwise SAME, 40 channels", .depthwiseConv2D(Window(padding: .same), multiplier: 1, .relu6), [1, 11, 10, 40], [1, 3, 3, 40], true, [1, 11, 10, 40]),
+        ("5×5 stride-2 depthwise, 19 channels", .depthwiseConv2D(Window(strideH: 2, strideW: 2, padding: .same), multiplier: 1, .none), [1, 13, 9, 19], [1, 5, 5, 19], true, [1, 7, 5, 19]),
+        ("depthwise with multiplier 2", .depthwiseConv2D(Window(padding: .valid), multiplier: 2, .none), [1, 6, 6, 5], [1, 3, 3, 10], true, [1, 4, 4, 10]),
+        ("fully connected 300 → 77", .fullyConnected(.none, keepNumDims: false), [3, 300], [77, 300], false, [3, 77]),
+    ]
+
+    @Test("fast int8 convolutions equal the reference, 1 and 2 threads", arguments: 0 ..< cases.count)
+    func convolution(_ i: Int) throws {
+        let (name, op, input, filter, perChannel, output) = Self.cases[i]
+        let layer = Self.layer(op, input: input, filter: filter, perChannel: perChannel, output: output, seed: UInt64(100 + i))
+        let reference = try Self.outputs(layer, .reference, threads: 1)
+        #expect(Set(reference).count > 3, "\(name): the outputs vary (not all clamped)")
+        for threads in [1, 2] {
+            #expect(try Self.outputs(layer, .fast, threads: threads) == reference, "\(name), \(threads) thread(s)")
+        }
+    }
+
+    @Test("fast int8 ADD equals the reference, including a ReLU")
+    func add() throws {
+        for (seed, act) in [(7 as UInt64, Activation.none), (8, .relu)] {
+            let layer = Self.layer(.add(act), input: [1, 5, 7, 37], filter: nil, perChannel: false, output: [1, 5, 7, 37], seed: seed, second: true)
+            let reference = try Self.outputs(layer, .reference, threads: 1)
+            #expect(Set(reference).count > 3)
+            #expect(try Self.outputs(layer, .fast, threads: 1) == reference)
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so the random layers are the same on every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -148,6 +148,12 @@ extension KernelBuilder {
             let (outputs, depth) = (shape(1)[0], shape(1)[1])
             let batch = shape(0).reduce(1, *) / max(1, depth)
             let p = try convParameters(node, index: index, channels: outputs, activation: act)
+            // A 1×1 convolution over `batch` pixels.
+            if choice == .fast, inType == .int8, let binder = FastQuantizedConv.prepare(
+                input: [batch, 1, 1, depth], filter: weightsData.assumingMemoryBound(to: Int8.self), filterShape: [outputs, 1, 1, depth],
+                output: [batch, 1, 1, outputs], window: Window(), parameters: p, memory: weights) {
+                return PreparedNode(name: name) { b in Kernel(name: name, run: binder(raw(b, inputs[0]), raw(b, output), b.threads, b.scratch)) }
+            }
             return bound { input, out in
                 let x = input(0)
                 return { _ in
@@ -228,25 +234,21 @@ extension KernelBuilder {
                     }
                 }
             }
+            // An 8-bit value has 256 possible values: each one's requantization (TFLite's
+            // `Requantize` arithmetic) is tabulated once and looked up.
             let xq = try perTensor(inputs[0], node, index: index)
             let multiplier = QuantizedMultiplier(Double(xq.scale) / Double(oq.scale))
             let range = outType.integerRange
+            let table: [UInt8] = (0 ... 255).map { byte in
+                let stored = inType == .int8 ? Int32(Int8(bitPattern: UInt8(byte))) : Int32(byte)
+                let v = min(max(multiplier.apply(stored - xq.zeroPoint) &+ oq.zeroPoint, range.lowerBound), range.upperBound)
+                return UInt8(truncatingIfNeeded: v)
+            }
             return bound { input, out in
-                let x = input(0)
+                let (x, y) = (input(0).assumingMemoryBound(to: UInt8.self), out.assumingMemoryBound(to: UInt8.self))
                 return { _ in
-                    switch (inType, outType) {
-                    case (.int8, .int8):
-                        QuantizedReference.requantize(x.assumingMemoryBound(to: Int8.self), out: out.assumingMemoryBound(to: Int8.self), count: count,
-                                                      inputZero: xq.zeroPoint, multiplier: multiplier, outputZero: oq.zeroPoint, range: range)
-                    case (.int8, _):
-                        QuantizedReference.requantize(x.assumingMemoryBound(to: Int8.self), out: out.assumingMemoryBound(to: UInt8.self), count: count,
-                                                      inputZero: xq.zeroPoint, multiplier: multiplier, outputZero: oq.zeroPoint, range: range)
-                    case (_, .int8):
-                        QuantizedReference.requantize(x.assumingMemoryBound(to: UInt8.self), out: out.assumingMemoryBound(to: Int8.self), count: count,
-                                                      inputZero: xq.zeroPoint, multiplier: multiplier, outputZero: oq.zeroPoint, range: range)
-                    default:
-                        QuantizedReference.requantize(x.assumingMemoryBound(to: UInt8.self), out: out.assumingMemoryBound(to: UInt8.self), count: count,
-                                                      inputZero: xq.zeroPoint, multiplier: multiplier, outputZero: oq.zeroPoint, range: range)
+                    table.withUnsafeBufferPointer { t in
+                        for i in 0 ..< count { y[i] = t[Int(x[i])] }
                     }
                 }
             }

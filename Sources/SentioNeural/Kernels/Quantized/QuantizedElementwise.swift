@@ -80,17 +80,6 @@ enum QuantizedReference {
         for i in 0 ..< count { out[i] = Y(truncatingIfNeeded: q.quantize(x[i], as: type)) }
     }
 
-    /// QUANTIZE of stored values into another scale or type (TFLite's `Requantize`).
-    static func requantize<X: FixedWidthInteger, Y: FixedWidthInteger>(
-        _ x: UnsafePointer<X>, out: UnsafeMutablePointer<Y>, count: Int,
-        inputZero: Int32, multiplier: QuantizedMultiplier, outputZero: Int32, range: ClosedRange<Int32>
-    ) {
-        for i in 0 ..< count {
-            let v = multiplier.apply(Int32(x[i]) - inputZero) &+ outputZero
-            out[i] = Y(truncatingIfNeeded: Swift.min(Swift.max(v, range.lowerBound), range.upperBound))
-        }
-    }
-
     /// DEQUANTIZE: scale · (q − zero point), computed in double as TFLite does.
     static func dequantize<X: FixedWidthInteger>(_ x: UnsafePointer<X>, out: UnsafeMutablePointer<Float>, count: Int, quantization q: Quantization) {
         for i in 0 ..< count { out[i] = q.dequantize(Int32(x[i])) }
