@@ -15,8 +15,8 @@ int sentio_have_avx512vnni(void) {
     static int cached = -1;
     if (cached < 0) {
         __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-                 __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
+        cached = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+                 __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("bmi2");
     }
     return cached;
 #else
@@ -116,27 +116,33 @@ static void block_portable(const sentio_qconv *c, const uint8_t *a, int count, i
 }
 
 #ifdef SENTIO_X86
-#define VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512dq")))
+#define VNNI __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni,avx512dq,bmi2")))
 
-// Sixteen lanes of the classic double rounding (see requant_twice).
-VNNI static inline __m512i requant_twice16(__m512i x, __m512i m, __m512i left, __m512i right) {
+// Sixteen lanes of the classic double rounding (see requant_twice), in 64-bit halves. The
+// rounding doubling high multiply, trunc((a·m ± 2³⁰ nudge) / 2³¹), equals (a·m + 2³⁰) >> 31 for
+// both signs (for a negative product, truncating (p + 1 − 2³⁰) / 2³¹ toward zero is flooring
+// p + 1 − 2³⁰ + 2³¹ − 1); the rounding shift by e, ties away from zero, is
+// (h + 2^(e−1) − [h < 0]) >> e for e > 0.
+VNNI static inline __m512i round_half64(__m512i product, __m512i right, __m512i half, __mmask8 shifted) {
     const __m512i zero = _mm512_setzero_si512();
+    __m512i high = _mm512_srai_epi64(_mm512_add_epi64(product, _mm512_set1_epi64(1LL << 30)), 31);
+    __m512i v = _mm512_add_epi64(high, half);
+    v = _mm512_mask_sub_epi64(v, _mm512_cmplt_epi64_mask(high, zero) & shifted, v, _mm512_set1_epi64(1));
+    return _mm512_srav_epi64(v, right);
+}
+
+VNNI static inline __m512i requant_twice16(__m512i x, __m512i m, __m512i left, __m512i right) {
+    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
     __m512i a = _mm512_sllv_epi32(x, left);
-    __m512i even = _mm512_mul_epi32(a, m);
-    __m512i odd = _mm512_mul_epi32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(m, 32));
-    const __m512i pos = _mm512_set1_epi64(1LL << 30), neg = _mm512_set1_epi64(1 - (1LL << 30));
-    const __m512i trunc = _mm512_set1_epi64((1LL << 31) - 1);
-    even = _mm512_add_epi64(even, _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(even, zero), pos, neg));
-    odd = _mm512_add_epi64(odd, _mm512_mask_blend_epi64(_mm512_cmplt_epi64_mask(odd, zero), pos, neg));
-    // Division by 2^31 truncating toward zero.
-    even = _mm512_srai_epi64(_mm512_mask_add_epi64(even, _mm512_cmplt_epi64_mask(even, zero), even, trunc), 31);
-    odd = _mm512_srai_epi64(_mm512_mask_add_epi64(odd, _mm512_cmplt_epi64_mask(odd, zero), odd, trunc), 31);
-    __m512i high = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
-    const __m512i one = _mm512_set1_epi32(1);
-    __m512i mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, right), one);
-    __m512i threshold = _mm512_add_epi32(_mm512_srli_epi32(mask, 1), _mm512_maskz_mov_epi32(_mm512_cmplt_epi32_mask(high, zero), one));
-    __m512i result = _mm512_srav_epi32(high, right);
-    return _mm512_mask_add_epi32(result, _mm512_cmpgt_epi32_mask(_mm512_and_si512(high, mask), threshold), result, one);
+    // 2^(e−1) per lane (0 where e = 0), split into the even and odd 64-bit halves.
+    __m512i half = _mm512_srli_epi32(_mm512_sllv_epi32(one, right), 1);
+    __mmask16 shifted = _mm512_cmpgt_epi32_mask(right, zero);
+    const __m512i low32 = _mm512_set1_epi64(0xFFFFFFFF);
+    __m512i even = round_half64(_mm512_mul_epi32(a, m), _mm512_and_si512(right, low32), _mm512_and_si512(half, low32),
+                                (__mmask8)_pext_u32(shifted, 0x5555));
+    __m512i odd = round_half64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(m, 32)), _mm512_srli_epi64(right, 32),
+                               _mm512_srli_epi64(half, 32), (__mmask8)_pext_u32(shifted, 0xAAAA));
+    return _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
 }
 
 // Sixteen lanes of the single rounding (see requant_once); total = 31 − shift.
@@ -173,8 +179,9 @@ VNNI static inline void requant16_store(__m512i acc, const requant16_params *p, 
 }
 
 // Rows of a (count ≤ 64) times one panel: 8 rows at a time, 16 channels per lane group.
-VNNI static void block_vnni(const sentio_qconv *c, const uint8_t *a, int count, int kp, int p0) {
+VNNI static void block_vnni(const sentio_qconv *c, const uint8_t *a, int count, int kp, int p0, int flip) {
     const int groups = kp / 4;
+    const __m512i sign = _mm512_set1_epi32(flip ? (int32_t)0x80808080u : 0);
     for (int panel = 0; panel < panels(c->out_c); panel++) {
         const int c0 = panel * SENTIO_QNR;
         const int live = c->out_c - c0 < SENTIO_QNR ? c->out_c - c0 : SENTIO_QNR;
@@ -189,14 +196,14 @@ VNNI static void block_vnni(const sentio_qconv *c, const uint8_t *a, int count, 
             for (int g = 0; g < groups; g++) {
                 __m512i wv = _mm512_loadu_si512(w + (size_t)g * 64);
                 const uint8_t *col = r + 4 * g;
-                s0 = _mm512_dpbusd_epi32(s0, _mm512_set1_epi32(load32(col)), wv);
-                s1 = _mm512_dpbusd_epi32(s1, _mm512_set1_epi32(load32(col + kp)), wv);
-                s2 = _mm512_dpbusd_epi32(s2, _mm512_set1_epi32(load32(col + 2 * kp)), wv);
-                s3 = _mm512_dpbusd_epi32(s3, _mm512_set1_epi32(load32(col + 3 * kp)), wv);
-                s4 = _mm512_dpbusd_epi32(s4, _mm512_set1_epi32(load32(col + 4 * kp)), wv);
-                s5 = _mm512_dpbusd_epi32(s5, _mm512_set1_epi32(load32(col + 5 * kp)), wv);
-                s6 = _mm512_dpbusd_epi32(s6, _mm512_set1_epi32(load32(col + 6 * kp)), wv);
-                s7 = _mm512_dpbusd_epi32(s7, _mm512_set1_epi32(load32(col + 7 * kp)), wv);
+                s0 = _mm512_dpbusd_epi32(s0, _mm512_xor_si512(_mm512_set1_epi32(load32(col)), sign), wv);
+                s1 = _mm512_dpbusd_epi32(s1, _mm512_xor_si512(_mm512_set1_epi32(load32(col + kp)), sign), wv);
+                s2 = _mm512_dpbusd_epi32(s2, _mm512_xor_si512(_mm512_set1_epi32(load32(col + 2 * kp)), sign), wv);
+                s3 = _mm512_dpbusd_epi32(s3, _mm512_xor_si512(_mm512_set1_epi32(load32(col + 3 * kp)), sign), wv);
+                s4 = _mm512_dpbusd_epi32(s4, _mm512_xor_si512(_mm512_set1_epi32(load32(col + 4 * kp)), sign), wv);
+                s5 = _mm512_dpbusd_epi32(s5, _mm512_xor_si512(_mm512_set1_epi32(load32(col + 5 * kp)), sign), wv);
+                s6 = _mm512_dpbusd_epi32(s6, _mm512_xor_si512(_mm512_set1_epi32(load32(col + 6 * kp)), sign), wv);
+                s7 = _mm512_dpbusd_epi32(s7, _mm512_xor_si512(_mm512_set1_epi32(load32(col + 7 * kp)), sign), wv);
             }
             int8_t *out = c->output + (size_t)(p0 + i) * c->out_c + c0;
             const size_t step = (size_t)c->out_c;
@@ -213,7 +220,7 @@ VNNI static void block_vnni(const sentio_qconv *c, const uint8_t *a, int count, 
             __m512i s = bias;
             const uint8_t *r = a + (size_t)i * kp;
             for (int g = 0; g < groups; g++)
-                s = _mm512_dpbusd_epi32(s, _mm512_set1_epi32(load32(r + 4 * g)), _mm512_loadu_si512(w + (size_t)g * 64));
+                s = _mm512_dpbusd_epi32(s, _mm512_xor_si512(_mm512_set1_epi32(load32(r + 4 * g)), sign), _mm512_loadu_si512(w + (size_t)g * 64));
             requant16_store(s, &rp, c->requant.rounds_once, c->output + (size_t)(p0 + i) * c->out_c + c0, valid);
         }
     }
@@ -223,12 +230,26 @@ VNNI static void block_vnni(const sentio_qconv *c, const uint8_t *a, int count, 
 void sentio_qconv_run(const sentio_qconv *c, int begin, int end, void *scratch) {
     const int kp = round_up4(c->k_h * c->k_w * c->in_c);
     uint8_t *a = (uint8_t *)scratch;
+#ifdef SENTIO_X86
+    // A 1×1, stride-1 convolution's patches are the input's own rows: read them in place,
+    // flipping the sign bit as they are broadcast.
+    const int pointwise = c->k_h == 1 && c->k_w == 1 && c->stride_h == 1 && c->stride_w == 1 && c->pad_t == 0 && c->pad_l == 0 &&
+                          c->in_h == c->out_h && c->in_w == c->out_w && c->in_c % 4 == 0;
+#endif
     for (int p0 = begin; p0 < end; p0 += 64) {
         int count = end - p0 < 64 ? end - p0 : 64;
-        gather(c, p0, count, a, kp);
 #ifdef SENTIO_X86
-        if (!c->portable && sentio_have_avx512vnni()) { block_vnni(c, a, count, kp, p0); continue; }
+        if (!c->portable && sentio_have_avx512vnni()) {
+            if (pointwise) {
+                block_vnni(c, (const uint8_t *)(c->input + (size_t)p0 * c->in_c), count, kp, p0, 1);
+            } else {
+                gather(c, p0, count, a, kp);
+                block_vnni(c, a, count, kp, p0, 0);
+            }
+            continue;
+        }
 #endif
+        gather(c, p0, count, a, kp);
         block_portable(c, a, count, kp, p0);
     }
 }
@@ -256,30 +277,58 @@ static void depthwise_row_portable(const sentio_qdepthwise *c, int b, int oy) {
 }
 
 #ifdef SENTIO_X86
-// Multiplier 1: sixteen channels at a time, the taps' products summed in 32 bits.
+// Multiplier 1, at most 25 taps: sixteen channels at a time, the taps' weights held in
+// registers. Where every tap of a pixel is inside the image, Σ (x − z)·w is taken as
+// Σ x·w − z·Σ w with z·Σ w folded into the bias; at the borders the taps outside are skipped.
 VNNI static void depthwise_row_vnni(const sentio_qdepthwise *c, int b, int oy) {
+    const int taps = c->k_h * c->k_w;
     const __m512i zp = _mm512_set1_epi32(c->input_zero);
+    int rows_inside = 1;
+    for (int ky = 0; ky < c->k_h; ky++) {
+        int iy = oy * c->stride_h - c->pad_t + ky * c->dil_h;
+        if (iy < 0 || iy >= c->in_h) rows_inside = 0;
+    }
+    const size_t row_step = (size_t)c->in_w * c->in_c;
+    const int8_t *image = c->input + (size_t)b * c->in_h * row_step;
     for (int c0 = 0; c0 < c->out_c; c0 += 16) {
         const int live = c->out_c - c0 < 16 ? c->out_c - c0 : 16;
         const __mmask16 valid = (__mmask16)((1u << live) - 1);
         requant16_params rp = requant16_load(&c->requant, c0, valid);
         const __m512i bias = _mm512_maskz_loadu_epi32(valid, c->bias + c0);
+        __m512i w[25];
+        __m512i sum_w = _mm512_setzero_si512();
+        for (int t = 0; t < taps; t++) {
+            w[t] = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(valid, c->filter + (size_t)t * c->out_c + c0));
+            sum_w = _mm512_add_epi32(sum_w, w[t]);
+        }
+        const __m512i inner_bias = _mm512_sub_epi32(bias, _mm512_mullo_epi32(zp, sum_w));
+        int8_t *out = c->output + ((size_t)b * c->out_h + oy) * c->out_w * c->out_c + c0;
         for (int ox = 0; ox < c->out_w; ox++) {
-            __m512i acc = bias;
-            for (int ky = 0; ky < c->k_h; ky++) {
-                int iy = oy * c->stride_h - c->pad_t + ky * c->dil_h;
-                if (iy < 0 || iy >= c->in_h) continue;
-                const int8_t *in_row = c->input + ((size_t)b * c->in_h + iy) * c->in_w * c->in_c + c0;
-                const int8_t *w_row = c->filter + (size_t)ky * c->k_w * c->out_c + c0;
-                for (int kx = 0; kx < c->k_w; kx++) {
-                    int ix = ox * c->stride_w - c->pad_l + kx * c->dil_w;
-                    if (ix < 0 || ix >= c->in_w) continue;
-                    __m512i x = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(valid, in_row + (size_t)ix * c->in_c));
-                    __m512i w = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(valid, w_row + (size_t)kx * c->out_c));
-                    acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(_mm512_sub_epi32(x, zp), w));
+            const int ix0 = ox * c->stride_w - c->pad_l;
+            __m512i acc;
+            if (rows_inside && ix0 >= 0 && ix0 + (c->k_w - 1) * c->dil_w < c->in_w) {
+                acc = inner_bias;
+                for (int ky = 0; ky < c->k_h; ky++) {
+                    const int8_t *p = image + (size_t)(oy * c->stride_h - c->pad_t + ky * c->dil_h) * row_step + (size_t)ix0 * c->in_c + c0;
+                    for (int kx = 0; kx < c->k_w; kx++) {
+                        __m512i x = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(valid, p + (size_t)kx * c->dil_w * c->in_c));
+                        acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(x, w[ky * c->k_w + kx]));
+                    }
+                }
+            } else {
+                acc = bias;
+                for (int ky = 0; ky < c->k_h; ky++) {
+                    int iy = oy * c->stride_h - c->pad_t + ky * c->dil_h;
+                    if (iy < 0 || iy >= c->in_h) continue;
+                    for (int kx = 0; kx < c->k_w; kx++) {
+                        int ix = ix0 + kx * c->dil_w;
+                        if (ix < 0 || ix >= c->in_w) continue;
+                        __m512i x = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(valid, image + (size_t)iy * row_step + (size_t)ix * c->in_c + c0));
+                        acc = _mm512_add_epi32(acc, _mm512_mullo_epi32(_mm512_sub_epi32(x, zp), w[ky * c->k_w + kx]));
+                    }
                 }
             }
-            requant16_store(acc, &rp, c->requant.rounds_once, c->output + (((size_t)b * c->out_h + oy) * c->out_w + ox) * c->out_c + c0, valid);
+            requant16_store(acc, &rp, c->requant.rounds_once, out + (size_t)ox * c->out_c, valid);
         }
     }
 }
@@ -289,7 +338,7 @@ void sentio_qdepthwise_run(const sentio_qdepthwise *c, int begin, int end) {
     for (int r = begin; r < end; r++) {
         int b = r / c->out_h, oy = r % c->out_h;
 #ifdef SENTIO_X86
-        if (!c->portable && c->multiplier == 1 && sentio_have_avx512vnni()) { depthwise_row_vnni(c, b, oy); continue; }
+        if (!c->portable && c->multiplier == 1 && c->k_h * c->k_w <= 25 && sentio_have_avx512vnni()) { depthwise_row_vnni(c, b, oy); continue; }
 #endif
         depthwise_row_portable(c, b, oy);
     }

@@ -142,6 +142,7 @@ struct QuantizedKernelTests {
 
     static let cases: [(String, Operator, [Int], [Int]?, Bool, [Int])] = [
         ("1×1 conv, 37 channels in, 21 out", .conv2D(Window(), .none), [1, 9, 7, 37], [21, 1, 1, 37], true, [1, 9, 7, 21]),
+        ("1×1 conv read in place, 40 channels in, 35 out", .conv2D(Window(), .relu6), [1, 13, 11, 40], [35, 1, 1, 40], true, [1, 13, 11, 35]),
         ("3×3 stride-2 SAME conv on RGB, ReLU6", .conv2D(Window(strideH: 2, strideW: 2, padding: .same), .relu6), [1, 15, 12, 3], [16, 3, 3, 3], true, [1, 8, 6, 16]),
         ("5×5 dilated VALID conv, per-tensor filter", .conv2D(Window(dilationH: 2, dilationW: 1, padding: .valid), .relu), [1, 14, 9, 8], [33, 5, 5, 8], false, [1, 6, 5, 33]),
         ("3×3 depthwise SAME, 40 channels", .depthwiseConv2D(Window(padding: .same), multiplier: 1, .relu6), [1, 11, 10, 40], [1, 3, 3, 40], true, [1, 11, 10, 40]),
