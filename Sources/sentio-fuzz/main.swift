@@ -183,7 +183,7 @@ enum Fuzz {
 enum ModelFuzz {
     static func run(iterations: Int) -> [String] {
         let store = ModelStore(environment: ProcessInfo.processInfo.environment)
-        let seeds = ["face_detection_short_range", "hand_recrop", "face_detection_full_range_sparse"].compactMap { name in
+        let seeds = ["face_detection_short_range", "hand_recrop", "face_detection_full_range_sparse", "efficientnet_lite0"].compactMap { name in
             (try? store.path(of: name)).flatMap { FileManager.default.contents(atPath: $0) }.map { [UInt8]($0) }
         }
         guard !seeds.isEmpty else { return ["no models to fuzz: run scripts/fetch-models"] }
