@@ -4,6 +4,7 @@
 
 #include "sentio_kernels.h"
 #include <string.h>
+#include <math.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #define SENTIO_X86 1
@@ -60,6 +61,12 @@ static inline int32_t requant_once(int32_t x, int32_t m, int shift) {
 }
 
 static inline int8_t requant_store(int32_t acc, const sentio_requant *r, int c) {
+    if (r->scale) {
+        float f = (float)acc * r->scale[c];
+        float lo = (float)(r->out_min - r->out_zero), hi = (float)(r->out_max - r->out_zero);
+        f = f < lo ? lo : f > hi ? hi : f;
+        return (int8_t)((int32_t)nearbyintf(f) + r->out_zero);
+    }
     int32_t v = (r->rounds_once ? requant_once(acc, r->multiplier[c], r->shift[c]) : requant_twice(acc, r->multiplier[c], r->shift[c])) + r->out_zero;
     v = v < r->out_min ? r->out_min : v > r->out_max ? r->out_max : v;
     return (int8_t)v;
@@ -157,7 +164,7 @@ VNNI static inline __m512i requant_once16(__m512i x, __m512i m, __m512i total) {
     return _mm512_mask_blend_epi32(0xAAAA, even, _mm512_slli_epi64(odd, 32));
 }
 
-typedef struct { __m512i m, left, right, total, zero, lo, hi; } requant16_params;
+typedef struct { __m512i m, left, right, total, zero, lo, hi; __m512 scale, flo, fhi; int fp32; } requant16_params;
 
 VNNI static inline requant16_params requant16_load(const sentio_requant *r, int c0, __mmask16 valid) {
     requant16_params p;
@@ -169,10 +176,21 @@ VNNI static inline requant16_params requant16_load(const sentio_requant *r, int 
     p.zero = _mm512_set1_epi32(r->out_zero);
     p.lo = _mm512_set1_epi32(r->out_min);
     p.hi = _mm512_set1_epi32(r->out_max);
+    p.fp32 = r->scale != 0;
+    p.scale = p.fp32 ? _mm512_maskz_loadu_ps(valid, r->scale + c0) : _mm512_setzero_ps();
+    p.flo = _mm512_set1_ps((float)(r->out_min - r->out_zero));
+    p.fhi = _mm512_set1_ps((float)(r->out_max - r->out_zero));
     return p;
 }
 
 VNNI static inline void requant16_store(__m512i acc, const requant16_params *p, int rounds_once, int8_t *out, __mmask16 valid) {
+    if (p->fp32) {
+        // XNNPACK's fp32 requantization; the conversion rounds to nearest even (MXCSR's default).
+        __m512 f = _mm512_min_ps(_mm512_max_ps(_mm512_mul_ps(_mm512_cvtepi32_ps(acc), p->scale), p->flo), p->fhi);
+        __m512i v = _mm512_add_epi32(_mm512_cvtps_epi32(f), p->zero);
+        _mm_mask_storeu_epi8(out, valid, _mm512_cvtepi32_epi8(v));
+        return;
+    }
     __m512i v = rounds_once ? requant_once16(acc, p->m, p->total) : requant_twice16(acc, p->m, p->left, p->right);
     v = _mm512_min_epi32(_mm512_max_epi32(_mm512_add_epi32(v, p->zero), p->lo), p->hi);
     _mm_mask_storeu_epi8(out, valid, _mm512_cvtepi32_epi8(v));
@@ -347,6 +365,11 @@ void sentio_qdepthwise_run(const sentio_qdepthwise *c, int begin, int end) {
 // MARK: ADD
 
 static inline int8_t qadd_one(int32_t a, int32_t b, const sentio_qadd_params *p) {
+    if (p->xnnpack) {
+        int32_t v = (int32_t)((uint32_t)p->xnn_bias + (uint32_t)(a * p->xnn_a) + (uint32_t)(b * p->xnn_b)) >> p->xnn_shift;
+        int32_t lo = p->out_min - p->out_zero, hi = p->out_max - p->out_zero;
+        return (int8_t)((v < lo ? lo : v > hi ? hi : v) + p->out_zero);
+    }
     int32_t sa = requant_twice((a - p->a_zero) * (1 << p->left_shift), p->a_multiplier, p->a_shift);
     int32_t sb = requant_twice((b - p->b_zero) * (1 << p->left_shift), p->b_multiplier, p->b_shift);
     int32_t v = requant_twice(sa + sb, p->out_multiplier, p->out_shift) + p->out_zero;
@@ -363,6 +386,20 @@ VNNI static void qadd_avx512(const int8_t *a, const int8_t *b, int8_t *out, size
     const __m512i az = _mm512_set1_epi32(p->a_zero), bz = _mm512_set1_epi32(p->b_zero), oz = _mm512_set1_epi32(p->out_zero);
     const __m512i lo = _mm512_set1_epi32(p->out_min), hi = _mm512_set1_epi32(p->out_max);
     size_t i = begin;
+    if (p->xnnpack) {
+        const __m512i xa = _mm512_set1_epi32(p->xnn_a), xb = _mm512_set1_epi32(p->xnn_b), xbias = _mm512_set1_epi32(p->xnn_bias);
+        const __m512i rlo = _mm512_set1_epi32(p->out_min - p->out_zero), rhi = _mm512_set1_epi32(p->out_max - p->out_zero);
+        const __m128i shift = _mm_cvtsi32_si128(p->xnn_shift);
+        for (; i < end; i += 16) {
+            __mmask16 valid = end - i >= 16 ? 0xFFFF : (__mmask16)((1u << (end - i)) - 1);
+            __m512i x = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(valid, a + i));
+            __m512i y = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(valid, b + i));
+            __m512i acc = _mm512_add_epi32(xbias, _mm512_add_epi32(_mm512_mullo_epi32(x, xa), _mm512_mullo_epi32(y, xb)));
+            __m512i v = _mm512_min_epi32(_mm512_max_epi32(_mm512_sra_epi32(acc, shift), rlo), rhi);
+            _mm_mask_storeu_epi8(out + i, valid, _mm512_cvtepi32_epi8(_mm512_add_epi32(v, oz)));
+        }
+        return;
+    }
     for (; i < end; i += 16) {
         __mmask16 valid = end - i >= 16 ? 0xFFFF : (__mmask16)((1u << (end - i)) - 1);
         __m512i x = _mm512_cvtepi8_epi32(_mm_maskz_loadu_epi8(valid, a + i));

@@ -58,6 +58,8 @@ struct ModelCommand: ParsableCommand {
         @Option(help: "Kernels: fast or reference.") var kernels: String = "fast"
         @Flag(help: "Also write every node's output as DIR/tensor-N.bin (N: the tensor's index in the file), to find where two engines part.")
         var allTensors = false
+        @Option(help: "Quantized models: whose integer arithmetic to reproduce, xnnpack (LiteRT's default) or tfliteReference.")
+        var arithmetic: String = "xnnpack"
 
         func run() throws {
             guard let choice = KernelChoice(rawValue: kernels) else { throw ValidationError("--kernels is fast or reference") }
@@ -66,7 +68,8 @@ struct ModelCommand: ParsableCommand {
             if allTensors {
                 graph.outputs += graph.nodes.flatMap(\.outputs).filter { !graph.outputs.contains($0) }
             }
-            let interpreter = try Interpreter(graph: graph, threads: threads, kernels: choice)
+            guard let arithmetic = QuantizedArithmetic(rawValue: arithmetic) else { throw ValidationError("--arithmetic is xnnpack or tfliteReference") }
+            let interpreter = try Interpreter(graph: graph, threads: threads, kernels: choice, arithmetic: arithmetic)
             guard inputs.count == interpreter.graph.inputs.count else {
                 throw ValidationError("the model has \(interpreter.graph.inputs.count) input(s); \(inputs.count) --input given")
             }
@@ -102,13 +105,16 @@ struct ModelCommand: ParsableCommand {
         @Option(help: "Kernels: fast or reference.") var kernels: String = "fast"
         @Flag(help: "Print JSON: median_ms, min_ms, max_ms, threads, runs.") var json = false
         @Flag(help: "Print the time of each node (median over the runs).") var profile = false
+        @Option(help: "Quantized models: xnnpack (LiteRT's default arithmetic) or tfliteReference.") var arithmetic: String = "xnnpack"
 
         struct Result: Encodable { let median_ms: Double, min_ms: Double, max_ms: Double, threads: Int, runs: Int }
 
         func run() throws {
             guard runs > 0, warmup >= 0 else { throw ValidationError("--runs must be positive") }
             guard let choice = KernelChoice(rawValue: kernels) else { throw ValidationError("--kernels is fast or reference") }
-            let interpreter = try Interpreter(graph: ModelLoader.load(path: ModelCommand.resolve(model)), threads: threads, kernels: choice)
+            guard let arithmetic = QuantizedArithmetic(rawValue: arithmetic) else { throw ValidationError("--arithmetic is xnnpack or tfliteReference") }
+            let interpreter = try Interpreter(graph: ModelLoader.load(path: ModelCommand.resolve(model)), threads: threads, kernels: choice,
+                                              arithmetic: arithmetic)
             // A fixed, deterministic input in [0, 1], as an image would be.
             for i in 0 ..< interpreter.graph.inputs.count {
                 if interpreter.inputType(i) != .float32 {

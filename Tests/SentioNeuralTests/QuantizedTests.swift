@@ -62,35 +62,44 @@ struct QuantizedParityTests {
         let photos: [Photo]
     }
 
-    @Test("fast (every photo) and reference kernels (every 8th) give LiteRT's reference kernels' outputs exactly",
+    @Test("in either arithmetic, fast (every photo) and reference kernels (every 8th) give LiteRT's outputs exactly",
           .requires(NeuralTestData.litert("efficientnet_lite0-photos/index.json"), .model("efficientnet_lite0")))
     func efficientNet() throws {
         let index = try JSONDecoder().decode(Index.self, from: try #require(FileManager.default.contents(
             atPath: try NeuralTestData.litert("efficientnet_lite0-photos/index.json").path())))
         #expect(index.photos.count >= 100, "the fixtures hold 111 photos of fruit and negatives")
         let path = try NeuralTestData.modelPath("efficientnet_lite0")
-        let fast = Interpreter(model: try CompiledModel(path: path, kernels: .fast))
-        // The reference loops take ~0.7 s a photo: every 8th photo.
-        let reference = Interpreter(model: try CompiledModel(path: path, kernels: .reference))
-        var worstXNNPACK = 0, litertSelf = 0
-        for (i, photo) in index.photos.enumerated() {
-            let folder = "\(Self.folder)/\(photo.stem)"
-            let input = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/input0.bin")))
-            let litertReference = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/ref_output0.bin")))
-            try fast.setInput(0, bytes: input)
-            fast.invoke()
-            let ours = fast.outputBytes(0)
-            #expect(ours == litertReference, "\(photo.stem): fast kernels differ from LiteRT's BUILTIN_REF")
-            if i % 8 == 0 {
-                try reference.setInput(0, bytes: input)
-                reference.invoke()
-                #expect(reference.outputBytes(0) == litertReference, "\(photo.stem): reference kernels differ from LiteRT's BUILTIN_REF")
+        // XNNPACK's arithmetic against LiteRT's default path (output0.bin), the reference
+        // arithmetic against its BUILTIN_REF kernels (ref_output0.bin). The reference loops
+        // take ~0.7 s a photo: they run on every 8th.
+        for (arithmetic, file) in [(QuantizedArithmetic.xnnpack, "output0.bin"), (.tfliteReference, "ref_output0.bin")] {
+            let fast = Interpreter(model: try CompiledModel(path: path, kernels: .fast, arithmetic: arithmetic))
+            let reference = Interpreter(model: try CompiledModel(path: path, kernels: .reference, arithmetic: arithmetic))
+            var differing = 0
+            for (i, photo) in index.photos.enumerated() {
+                let folder = "\(Self.folder)/\(photo.stem)"
+                let input = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/input0.bin")))
+                let litert = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/" + file)))
+                try fast.setInput(0, bytes: input)
+                fast.invoke()
+                if fast.outputBytes(0) != litert { differing += 1 }
+                #expect(fast.outputBytes(0) == litert, "\(photo.stem), \(arithmetic): fast kernels differ from LiteRT's \(file)")
+                if i % 8 == 0 {
+                    try reference.setInput(0, bytes: input)
+                    reference.invoke()
+                    #expect(reference.outputBytes(0) == litert, "\(photo.stem), \(arithmetic): reference kernels differ from LiteRT's \(file)")
+                }
             }
-            let xnnpack = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/output0.bin")))
-            worstXNNPACK = max(worstXNNPACK, zip(ours, xnnpack).map { abs(Int($0) - Int($1)) }.max() ?? 0)
-            litertSelf = max(litertSelf, zip(litertReference, xnnpack).map { abs(Int($0) - Int($1)) }.max() ?? 0)
+            print("EfficientNet-Lite0, \(arithmetic): \(index.photos.count - differing) of \(index.photos.count) photos give LiteRT's \(file) exactly")
         }
-        print("EfficientNet-Lite0 over \(index.photos.count) photos: Sentio vs LiteRT XNNPACK up to \(worstXNNPACK) steps; LiteRT's reference kernels vs its XNNPACK up to \(litertSelf)")
+        var litertSelf = 0
+        for photo in index.photos {
+            let folder = "\(Self.folder)/\(photo.stem)"
+            let a = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/output0.bin")))
+            let b = [UInt8](try #require(FileManager.default.contents(atPath: folder + "/ref_output0.bin")))
+            litertSelf = max(litertSelf, zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0)
+        }
+        print("LiteRT's XNNPACK path and its reference kernels differ by up to \(litertSelf) steps")
     }
 }
 
@@ -131,8 +140,8 @@ struct QuantizedKernelTests {
         return Layer(graph: graph, inputBytes: bytes(input.reduce(1, *) * (second ? 2 : 1)).map { UInt8(bitPattern: $0) })
     }
 
-    static func outputs(_ layer: Layer, _ kernels: KernelChoice, threads: Int) throws -> [UInt8] {
-        let interpreter = try Interpreter(graph: layer.graph, threads: threads, kernels: kernels)
+    static func outputs(_ layer: Layer, _ kernels: KernelChoice, threads: Int, arithmetic: QuantizedArithmetic) throws -> [UInt8] {
+        let interpreter = try Interpreter(graph: layer.graph, threads: threads, kernels: kernels, arithmetic: arithmetic)
         let n = interpreter.inputShape(0).reduce(1, *)
         try interpreter.setInput(0, bytes: Array(layer.inputBytes.prefix(n)))
         if layer.graph.inputs.count > 1 { try interpreter.setInput(1, bytes: Array(layer.inputBytes.suffix(n))) }
@@ -151,14 +160,16 @@ struct QuantizedKernelTests {
         ("fully connected 300 → 77", .fullyConnected(.none, keepNumDims: false), [3, 300], [77, 300], false, [3, 77]),
     ]
 
-    @Test("fast int8 convolutions equal the reference, 1 and 2 threads", arguments: 0 ..< cases.count)
+    @Test("fast int8 convolutions equal the reference in both arithmetics, 1 and 2 threads", arguments: 0 ..< cases.count)
     func convolution(_ i: Int) throws {
         let (name, op, input, filter, perChannel, output) = Self.cases[i]
         let layer = Self.layer(op, input: input, filter: filter, perChannel: perChannel, output: output, seed: UInt64(100 + i))
-        let reference = try Self.outputs(layer, .reference, threads: 1)
-        #expect(Set(reference).count > 3, "\(name): the outputs vary (not all clamped)")
-        for threads in [1, 2] {
-            #expect(try Self.outputs(layer, .fast, threads: threads) == reference, "\(name), \(threads) thread(s)")
+        for arithmetic in QuantizedArithmetic.allCases {
+            let reference = try Self.outputs(layer, .reference, threads: 1, arithmetic: arithmetic)
+            #expect(Set(reference).count > 3, "\(name): the outputs vary (not all clamped)")
+            for threads in [1, 2] {
+                #expect(try Self.outputs(layer, .fast, threads: threads, arithmetic: arithmetic) == reference, "\(name), \(arithmetic), \(threads) thread(s)")
+            }
         }
     }
 
@@ -166,9 +177,11 @@ struct QuantizedKernelTests {
     func add() throws {
         for (seed, act) in [(7 as UInt64, Activation.none), (8, .relu)] {
             let layer = Self.layer(.add(act), input: [1, 5, 7, 37], filter: nil, perChannel: false, output: [1, 5, 7, 37], seed: seed, second: true)
-            let reference = try Self.outputs(layer, .reference, threads: 1)
-            #expect(Set(reference).count > 3)
-            #expect(try Self.outputs(layer, .fast, threads: 1) == reference)
+            for arithmetic in QuantizedArithmetic.allCases {
+                let reference = try Self.outputs(layer, .reference, threads: 1, arithmetic: arithmetic)
+                #expect(Set(reference).count > 3)
+                #expect(try Self.outputs(layer, .fast, threads: 1, arithmetic: arithmetic) == reference, "\(arithmetic)")
+            }
         }
     }
 }

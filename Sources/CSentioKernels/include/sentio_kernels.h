@@ -157,9 +157,13 @@ void sentio_qpack(const int8_t *w, int n, int k, int8_t *packed);
 /// zero-point terms included) times multiplier · 2^(shift − 31), rounded twice as TFLite's
 /// classic MultiplyByQuantizedMultiplier does or once (rounds_once), plus the output zero
 /// point, clamped to [out_min, out_max].
+///
+/// With `scale` set (XNNPACK's arithmetic), the sum is instead scaled in float32 by scale[c],
+/// clamped to [out_min − out_zero, out_max − out_zero], rounded to nearest even, and offset.
 typedef struct {
     const int32_t *multiplier;
     const int32_t *shift;
+    const float *scale;
     int32_t out_zero, out_min, out_max;
     int rounds_once;
 } sentio_requant;
@@ -204,9 +208,14 @@ void sentio_qdepthwise_run(const sentio_qdepthwise *c, int begin, int end);
 
 /// TFLite's 8-bit ADD: each input less its zero point, shifted left by `left_shift`, scaled
 /// by its multiplier; the sum scaled to the output; all rounded twice as TFLite does.
+///
+/// With `xnnpack` set, XNNPACK's arithmetic instead: (xnn_bias + a·xnn_a + b·xnn_b) >> xnn_shift,
+/// clamped relative to the zero point, plus the zero point.
 typedef struct {
     int32_t a_zero, b_zero, a_multiplier, a_shift, b_multiplier, b_shift;
     int32_t out_multiplier, out_shift, out_zero, out_min, out_max, left_shift;
+    int xnnpack;
+    int32_t xnn_a, xnn_b, xnn_shift, xnn_bias;
     int portable;
 } sentio_qadd_params;
 

@@ -19,6 +19,8 @@ public final class CompiledModel: @unchecked Sendable {
     /// Shapes as the kernels see them (computed and checked at init).
     public let shapes: [[Int]]
     public let kernels: KernelChoice
+    /// Which of LiteRT's integer arithmetics the quantized kernels follow.
+    public let arithmetic: QuantizedArithmetic
     /// Floats of activation memory one interpreter needs (the planned arena).
     let arenaCount: Int
     /// Each activation's offset in the arena.
@@ -38,10 +40,13 @@ public final class CompiledModel: @unchecked Sendable {
 
     /// Prepares `graph`. The graph is consumed: pass it without keeping a copy, and its weight
     /// arrays are freed as they move into the model's memory. `memoryLimit` bounds the
-    /// activation arena (bytes).
-    public init(graph input: consuming Graph, kernels: KernelChoice = .fast, memoryLimit: Int = 1 << 31) throws {
+    /// activation arena (bytes). `arithmetic` chooses whose integer arithmetic quantized
+    /// operators reproduce (LiteRT's default XNNPACK path unless told).
+    public init(graph input: consuming Graph, kernels: KernelChoice = .fast, arithmetic: QuantizedArithmetic = .xnnpack,
+                memoryLimit: Int = 1 << 31) throws {
         var graph = input
         self.kernels = kernels
+        self.arithmetic = arithmetic
         var shapes = graph.tensors.map(\.shape)
 
         // Shapes first: everything after relies on them being consistent.
@@ -115,7 +120,8 @@ public final class CompiledModel: @unchecked Sendable {
         self.graph = graph
         let packed = KernelMemory()
         self.packed = packed
-        let builder = KernelBuilder(graph: graph, choice: kernels, shapes: shapes, constant: { constants[$0] }, weights: packed)
+        var builder = KernelBuilder(graph: graph, choice: kernels, shapes: shapes, constant: { constants[$0] }, weights: packed)
+        builder.arithmetic = arithmetic
         var nodes: [PreparedNode] = []
         for (i, node) in graph.nodes.enumerated() {
             nodes.append(try builder.prepare(node, index: i, outputShape: shapes[node.outputs[0]]))
@@ -124,8 +130,8 @@ public final class CompiledModel: @unchecked Sendable {
     }
 
     /// Loads and prepares the model file at `path`.
-    public convenience init(path: String, kernels: KernelChoice = .fast) throws {
-        try self.init(graph: ModelLoader.load(path: path), kernels: kernels)
+    public convenience init(path: String, kernels: KernelChoice = .fast, arithmetic: QuantizedArithmetic = .xnnpack) throws {
+        try self.init(graph: ModelLoader.load(path: path), kernels: kernels, arithmetic: arithmetic)
     }
 
     deinit {

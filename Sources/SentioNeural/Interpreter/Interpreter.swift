@@ -57,8 +57,8 @@ public final class Interpreter {
     /// Prepares `graph` for this interpreter alone (`threads`: default all cores). To share a
     /// model between streams, make a ``CompiledModel`` (or ask a ``ModelStore``) and pass it.
     public convenience init(graph: consuming Graph, threads: Int? = nil, kernels: KernelChoice = .fast,
-                            memoryLimit: Int = 1 << 31) throws {
-        let model = try CompiledModel(graph: graph, kernels: kernels, memoryLimit: memoryLimit)
+                            arithmetic: QuantizedArithmetic = .xnnpack, memoryLimit: Int = 1 << 31) throws {
+        let model = try CompiledModel(graph: graph, kernels: kernels, arithmetic: arithmetic, memoryLimit: memoryLimit)
         self.init(model: model, threads: threads ?? Interpreter.coreCount)
     }
 

@@ -10,6 +10,8 @@ struct KernelBuilder {
     let constant: (Int) -> UnsafeMutablePointer<Float>?
     /// Where packed weights go.
     let weights: KernelMemory
+    /// Which of LiteRT's arithmetics quantized kernels follow.
+    var arithmetic: QuantizedArithmetic = .xnnpack
 
     func ints(_ t: Int) -> [Int] {
         if case let .int32(v)? = graph.tensors[t].constant { return v.map(Int.init) }

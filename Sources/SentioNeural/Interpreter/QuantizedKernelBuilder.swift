@@ -65,9 +65,11 @@ extension KernelBuilder {
             let product = isFullyConnected ? Double(xq.scale * $0) : Double(xq.scale) * Double($0)
             return QuantizedMultiplier(product / Double(oq.scale))
         }
+        // XNNPACK's scales: input scale · filter scale / output scale in float32.
+        let floatScales = arithmetic == .xnnpack ? perChannel(fq.scales).map { xq.scale * $0 / oq.scale } : nil
         return QuantizedConvParameters(inputZero: xq.zeroPoint, filterZeros: perChannel(fq.zeroPoints), bias: bias, multipliers: multipliers,
                                        outputZero: oq.zeroPoint, range: try oq.activationRange(activation, type: info(out).type),
-                                       roundsOnce: isFullyConnected)
+                                       roundsOnce: isFullyConnected, floatScales: floatScales)
     }
 
     /// The kernel of a quantized node.
@@ -175,7 +177,7 @@ extension KernelBuilder {
             }
             let oq = try perTensor(output, node, index: index)
             let p = QuantizedAddParameters(input1: try perTensor(inputs[0], node, index: index), input2: try perTensor(inputs[1], node, index: index),
-                                           output: oq, range: try oq.activationRange(act, type: outType))
+                                           output: oq, range: try oq.activationRange(act, type: outType), arithmetic: arithmetic)
             let count = outputShape.reduce(1, *)
             return bound { input, out in
                 let (a, b) = (input(0), input(1))

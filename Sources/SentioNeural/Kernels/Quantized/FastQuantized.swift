@@ -10,7 +10,13 @@ private func requantization(_ p: QuantizedConvParameters, channels: Int, memory:
         multipliers[o] = o < channels ? p.multipliers[o].multiplier : 0
         shifts[o] = o < channels ? Int32(p.multipliers[o].shift) : 0
     }
-    return sentio_requant(multiplier: multipliers, shift: shifts, out_zero: p.outputZero, out_min: p.range.lowerBound,
+    var scales: UnsafeMutablePointer<Float>?
+    if let floatScales = p.floatScales {
+        let s = memory.allocate(padded)
+        for o in 0 ..< padded { s[o] = o < channels ? floatScales[o] : 0 }
+        scales = s
+    }
+    return sentio_requant(multiplier: multipliers, shift: shifts, scale: scales, out_zero: p.outputZero, out_min: p.range.lowerBound,
                           out_max: p.range.upperBound, rounds_once: p.roundsOnce ? 1 : 0)
 }
 
@@ -119,7 +125,8 @@ enum FastQuantizedElementwise {
             a_shift: Int32(p.inputMultipliers.0.shift), b_multiplier: p.inputMultipliers.1.multiplier, b_shift: Int32(p.inputMultipliers.1.shift),
             out_multiplier: p.outputMultiplier.multiplier, out_shift: Int32(p.outputMultiplier.shift), out_zero: p.outputZero,
             out_min: p.range.lowerBound, out_max: p.range.upperBound, left_shift: Int32(QuantizedAddParameters.leftShift),
-            portable: portable ? 1 : 0)
+            xnnpack: p.xnnpack == nil ? 0 : 1, xnn_a: p.xnnpack?.a ?? 0, xnn_b: p.xnnpack?.b ?? 0, xnn_shift: p.xnnpack?.shift ?? 0,
+            xnn_bias: p.xnnpack?.bias ?? 0, portable: portable ? 1 : 0)
         sentio_qadd(a, b, out, 0, count, &params)
     }
 }

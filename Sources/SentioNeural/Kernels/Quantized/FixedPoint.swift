@@ -1,3 +1,16 @@
+/// Which of LiteRT's two integer arithmetics quantized kernels reproduce. Their outputs part:
+/// one step of difference at an early layer of EfficientNet-Lite0 grows to up to 41 steps of
+/// 1/256 at its output (docs/quantized-models.md), so Sentio follows one of them exactly.
+public enum QuantizedArithmetic: String, Sendable, CaseIterable {
+    /// LiteRT's default path (the XNNPACK delegate): a convolution's int32 sum is scaled in
+    /// float32 by input scale · filter scale / output scale and rounded to nearest even; ADD
+    /// uses XNNPACK's integer multipliers. Also the cheaper of the two.
+    case xnnpack
+    /// LiteRT's reference kernels (`BUILTIN_REF`): TFLite's fixed-point multipliers and
+    /// gemmlowp's rounding.
+    case tfliteReference
+}
+
 /// TFLite's integer arithmetic for quantized kernels (its `quantization_util`), stated
 /// plainly so every quantized kernel rounds as LiteRT does.
 ///

@@ -12,13 +12,22 @@ struct QuantizedConvParameters: Sendable {
     var outputZero: Int32
     /// The stored range the fused activation clamps to.
     var range: ClosedRange<Int32>
-    /// Round the scaled sum once (LiteRT's FULLY_CONNECTED) rather than twice (its
-    /// convolutions); see ``QuantizedMultiplier``.
+    /// Round the scaled sum once (LiteRT's reference FULLY_CONNECTED) rather than twice (its
+    /// reference convolutions); see ``QuantizedMultiplier``.
     var roundsOnce = false
+    /// Per output channel, input scale · filter scale / output scale in float32: set for
+    /// ``QuantizedArithmetic/xnnpack``, which scales the sum in float32 instead.
+    var floatScales: [Float]?
 
     /// acc (the sum of products of zero-point-free values, bias included) as a stored output.
     @inlinable
     func requantize(_ acc: Int32, channel o: Int) -> Int32 {
+        if let scales = floatScales {
+            // XNNPACK's fp32 requantization: clamp in float (relative to the zero point),
+            // round to nearest even, add the zero point.
+            let v = min(max(Float(acc) * scales[o], Float(range.lowerBound - outputZero)), Float(range.upperBound - outputZero))
+            return Int32(v.rounded(.toNearestOrEven)) + outputZero
+        }
         let scaled = roundsOnce ? multipliers[o].applyRoundingOnce(acc) : multipliers[o].apply(acc)
         return min(max(scaled &+ outputZero, range.lowerBound), range.upperBound)
     }

@@ -15,18 +15,38 @@ struct QuantizedAddParameters: Sendable {
     var outputMultiplier: QuantizedMultiplier
     var outputZero: Int32
     var range: ClosedRange<Int32>
+    /// XNNPACK's ADD (``QuantizedArithmetic/xnnpack``): each input's scale relative to the
+    /// output's, as an integer multiplier with the larger one's exponent made 20 bits; the sum
+    /// is bias + a·mₐ + b·m_b shifted right (arithmetic) by `shift`, the bias holding the
+    /// zero points and the rounding half.
+    var xnnpack: (a: Int32, b: Int32, shift: Int32, bias: Int32)?
 
-    init(input1: Quantization, input2: Quantization, output: Quantization, range: ClosedRange<Int32>) {
+    init(input1: Quantization, input2: Quantization, output: Quantization, range: ClosedRange<Int32>, arithmetic: QuantizedArithmetic) {
         let twiceMax = 2 * max(Double(input1.scale), Double(input2.scale))
         inputZeros = (input1.zeroPoint, input2.zeroPoint)
         inputMultipliers = (QuantizedMultiplier(Double(input1.scale) / twiceMax), QuantizedMultiplier(Double(input2.scale) / twiceMax))
         outputMultiplier = QuantizedMultiplier(twiceMax / (Double(1 << QuantizedAddParameters.leftShift) * Double(output.scale)))
         outputZero = output.zeroPoint
         self.range = range
+        if arithmetic == .xnnpack {
+            let aScale = input1.scale / output.scale, bScale = input2.scale / output.scale
+            let exponent = Int32(max(aScale, bScale).bitPattern >> 23) - 127
+            let shift = min(30, max(1, 20 - exponent))
+            // scale · 2^shift rounded to nearest even (XNNPACK adds to the float's exponent).
+            func multiplier(_ scale: Float) -> Int32 {
+                Int32(clamping: Int64((Double(scale) * Double(1 << UInt32(shift))).rounded(.toNearestOrEven)))
+            }
+            let (ma, mb) = (multiplier(aScale), multiplier(bScale))
+            xnnpack = (ma, mb, shift, (Int32(1) << (shift - 1)) &- ma &* input1.zeroPoint &- mb &* input2.zeroPoint)
+        }
     }
 
     @inlinable
     func add(_ a: Int32, _ b: Int32) -> Int32 {
+        if let x = xnnpack {
+            let v = (x.bias &+ a &* x.a &+ b &* x.b) >> x.shift
+            return min(max(v, range.lowerBound - outputZero), range.upperBound - outputZero) + outputZero
+        }
         let sa = inputMultipliers.0.apply((a - inputZeros.0) << Int32(QuantizedAddParameters.leftShift))
         let sb = inputMultipliers.1.apply((b - inputZeros.1) << Int32(QuantizedAddParameters.leftShift))
         return min(max(outputMultiplier.apply(sa &+ sb) &+ outputZero, range.lowerBound), range.upperBound)
