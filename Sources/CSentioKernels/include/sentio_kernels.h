@@ -222,6 +222,14 @@ typedef struct {
 /// out[i] = a[i] ⊕ b[i] for i in [begin, end).
 void sentio_qadd(const int8_t *a, const int8_t *b, int8_t *out, size_t begin, size_t end, const sentio_qadd_params *p);
 
+// MARK: training
+
+/// C[m][n] (+)= Σₖ A[m][k] · B[k][n], with A read transposed (A[k][m]) when trans_a and B read
+/// transposed (B[n][k]) when trans_b; lda, ldb, ldc are the row strides as stored. For the
+/// small networks SentioNeural trains; rows [m_begin, m_end) of C only, so threads can split it.
+void sentio_sgemm(int trans_a, int trans_b, int m_begin, int m_end, int n, int k,
+                  const float *a, int lda, const float *b, int ldb, float *c, int ldc, int accumulate);
+
 #ifdef __cplusplus
 }
 #endif

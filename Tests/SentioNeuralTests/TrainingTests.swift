@@ -1,0 +1,98 @@
+import Foundation
+import SentioNeural
+import SentioTestSupport
+import Testing
+
+/// Training: every layer's backward pass against finite differences of the loss, and the
+/// optimizers on a problem whose answer is known.
+@Suite("Training")
+struct TrainingTests {
+    /// A small network of every trainable layer (dropout off, so the loss is a function).
+    static func network(seed: UInt64) throws -> SequentialNetwork {
+        try SequentialNetwork(inputShape: [7, 6, 2], layers: [
+            Conv2DLayer(filters: 3, kernel: 3), ReLULayer(), Conv2DLayer(filters: 4, kernel: 2), ReLULayer(), MaxPoolLayer(),
+            DropoutLayer(rate: 0), DenseLayer(units: 5), ReLULayer(), DenseLayer(units: 3),
+        ], seed: seed)
+    }
+
+    @Test("backward passes match central differences of the loss (1 and 2 threads)")
+    func gradients() throws {
+        for threads in [1, 2] {
+            let net = try Self.network(seed: 11)
+            var random = SeededGenerator(seed: 5)
+            let batch = 4
+            let x = (0 ..< batch * 7 * 6 * 2).map { _ in Float(random.nextUnit() * 2 - 1) }
+            let labels = ArraySlice([0, 2, 1, 2])
+            let pool = ThreadPool(threads: threads)
+            // Biases start at zero, which puts ReLU and max-pool ties exactly where a finite
+            // difference steps across them: move them off zero first.
+            for p in net.parameters where p.name == "bias" { for i in p.value.indices { p.value[i] = Float(random.nextUnit() * 0.4 - 0.2) } }
+            _ = net.computeGradients(x, labels: labels, pool: pool)
+            let analytic = net.parameters.map(\.gradient)
+            var worst = 0.0, checked = 0
+            for (k, p) in net.parameters.enumerated() {
+                for i in stride(from: 0, to: p.value.count, by: max(1, p.value.count / 7)) {
+                    let saved = p.value[i]
+                    let h: Float = 1e-3
+                    p.value[i] = saved + h
+                    let up = net.computeGradients(x, labels: labels, pool: pool).loss
+                    p.value[i] = saved - h
+                    let down = net.computeGradients(x, labels: labels, pool: pool).loss
+                    p.value[i] = saved
+                    let numeric = (up - down) / Double(2 * h)
+                    let error = abs(numeric - Double(analytic[k][i])) / max(1e-2, abs(numeric) + abs(Double(analytic[k][i])))
+                            worst = max(worst, error)
+                    checked += 1
+                }
+            }
+            #expect(checked > 40)
+            // Float32 losses and a step of 1e-3 agree to a few per cent (gradients below 1e-2 are
+            // compared against 1e-2, below float32's resolution of the loss difference).
+            #expect(worst < 0.05, "\(threads) thread(s): worst relative gradient error \(worst)")
+        }
+    }
+
+    @Test("the same seed and data give the same weights; another seed others")
+    func repeatable() throws {
+        var random = SeededGenerator(seed: 9)
+        let inputs = (0 ..< 64 * 7 * 6 * 2).map { _ in Float(random.nextUnit()) }
+        let data = try LabeledSamples(shape: [7, 6, 2], inputs: inputs, labels: (0 ..< 64).map { $0 % 3 })
+        func train(_ seed: UInt64, threads: Int) throws -> [Float] {
+            let net = try Self.network(seed: seed)
+            try net.fit(data, epochs: 2, batchSize: 16, optimizer: .adam(learningRate: 0.01), pool: ThreadPool(threads: threads))
+            return net.parameters.flatMap(\.value)
+        }
+        let a = try train(1, threads: 1)
+        #expect(try train(1, threads: 1) == a)
+        #expect(try train(2, threads: 1) != a)
+        // Two threads add the per-thread weight gradients in another order: equal to rounding.
+        let b = try train(1, threads: 2)
+        #expect(zip(a, b).map { abs($0 - $1) }.max()! < 1e-3)
+    }
+
+    @Test("SGD with momentum and Adam learn a separable problem; bad settings are typed errors")
+    func learns() throws {
+        // Two classes: the sign of the first input value decides.
+        var random = SeededGenerator(seed: 3)
+        var inputs: [Float] = [], labels: [Int] = []
+        for _ in 0 ..< 200 {
+            let v = (0 ..< 4).map { _ in Float(random.nextUnit() * 2 - 1) }
+            inputs += v
+            labels.append(v[0] > 0 ? 1 : 0)
+        }
+        let data = try LabeledSamples(shape: [4], inputs: inputs, labels: labels)
+        for optimizer in [Optimizer.sgd(learningRate: 0.1, momentum: 0.9), .adam(learningRate: 0.01)] {
+            let net = try SequentialNetwork(inputShape: [4], layers: [DenseLayer(units: 8), ReLULayer(), DenseLayer(units: 2)], seed: 4)
+            var reports: [EpochReport] = []
+            try net.fit(data, epochs: 30, batchSize: 20, optimizer: optimizer) { reports.append($0) }
+            #expect(reports.count == 30)
+            #expect(reports.last!.loss < reports.first!.loss / 2, "\(optimizer): loss \(reports.first!.loss) → \(reports.last!.loss)")
+            #expect(net.accuracy(data) > 0.95, "\(optimizer)")
+        }
+        let net = try SequentialNetwork(inputShape: [4], layers: [DenseLayer(units: 2)], seed: 1)
+        #expect(throws: TrainingError.self) { try net.fit(data, epochs: 0, batchSize: 8, optimizer: .adam(learningRate: 0.1)) }
+        #expect(throws: TrainingError.self) { try LabeledSamples(shape: [4], inputs: [1, 2, 3], labels: [0]) }
+        let wrong = try LabeledSamples(shape: [4], inputs: [0, 0, 0, 0], labels: [7])
+        #expect(throws: TrainingError.invalidData("label 7 of 2 classes")) { try net.fit(wrong, epochs: 1, batchSize: 1, optimizer: .adam(learningRate: 0.1)) }
+    }
+}
