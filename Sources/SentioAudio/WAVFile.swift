@@ -20,6 +20,13 @@ public enum WAVFile {
         public var bitsPerSample: Int
         /// Whether the samples are IEEE floats rather than integers.
         public var isFloat: Bool
+
+        public init(sampleRate: Int, channels: Int, bitsPerSample: Int, isFloat: Bool) {
+            self.sampleRate = sampleRate
+            self.channels = channels
+            self.bitsPerSample = bitsPerSample
+            self.isFloat = isFloat
+        }
     }
 
     /// The largest file ``read(_:limit:)`` takes by default: 256 MiB, 2 h of 16 kHz 16-bit stereo.
