@@ -3,9 +3,9 @@ import Foundation
 /// Where PocketSphinx's acoustic model and pronunciation dictionary are.
 ///
 /// PocketSphinx 5prealpha cannot share a loaded model between decoders: every
-/// ``KeywordSpotter`` loads its own copy (about 0.13 s and 20 MB with Debian's US English model
-/// and full dictionary, measured on the 2-core build machine). This type holds only the paths,
-/// so it is cheap to pass around.
+/// ``KeywordSpotter`` loads its own copy (0.10–0.15 s and 28 MB resident with Debian's US English
+/// model and full dictionary, measured on the 2-core build machine). This type holds only the
+/// paths, so it is cheap to pass around.
 public struct KeywordModel: Sendable, Equatable, Codable {
     /// The acoustic model's folder (holds `mdef`, `means`, `variances`, …).
     public var acousticModel: String
