@@ -144,7 +144,8 @@ public final class ListeningSession: Sendable {
             s.samplesTaken += samples.count
             var hits: [KeywordHit] = []
             if let spotter {
-                let input = s.resampler.map { _ in s.resampler!.process(samples) } ?? samples
+                var input = samples
+                if s.resampler != nil { input = s.resampler!.process(samples) }
                 hits = try spotter.process(PCMAudio.int16(input[...]))
             }
             return observation(&s, levels: levels, hits: hits, clipped: s.meter.clippedSamples - clippedBefore)
@@ -161,7 +162,8 @@ public final class ListeningSession: Sendable {
             let levels = s.meter.finish()
             var hits: [KeywordHit] = []
             if let spotter {
-                if s.resampler != nil, let tail = Optional(s.resampler!.finish()), !tail.isEmpty {
+                if s.resampler != nil {
+                    let tail = s.resampler!.finish()
                     hits = (try? spotter.process(PCMAudio.int16(tail[...]))) ?? []
                 }
                 hits += spotter.finish()

@@ -8,7 +8,8 @@ import Foundation
 /// `data` chunk whose size is 0 or 0xFFFFFFFF (what a recorder that never finished writes) runs to
 /// the end of the file. Everything else is a typed ``AudioError``: not RIFF/WAVE, a chunk longer
 /// than the file, no `fmt ` or `data`, µ-law, A-law, ADPCM and other compressed encodings, odd
-/// bit depths, sample rates outside ``PCMAudio/supportedSampleRates``.
+/// bit depths, sample rates outside ``PCMAudio/supportedSampleRates``, float samples that are NaN
+/// or infinite.
 public enum WAVFile {
     /// What the `fmt ` chunk said.
     public struct Info: Sendable, Equatable, Codable {
@@ -51,6 +52,9 @@ public enum WAVFile {
         let (format, data) = try reader.formatAndData()
         let info = try format.info(source: source)
         let samples = try decodeSamples(bytes[data], format: format, info: info, source: source)
+        if info.isFloat, let index = samples.firstIndex(where: { !$0.isFinite }) {
+            throw .invalidFormat(source: source, detail: "sample frame \(index) is not a finite number")
+        }
         let audio = try PCMAudio(samples: samples, sampleRate: info.sampleRate)
         return (audio, info)
     }

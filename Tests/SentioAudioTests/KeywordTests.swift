@@ -88,7 +88,7 @@ struct KeywordTests {
     @Test("a browser's stream (48 kHz float, resampled inside) hears what the 16 kHz file holds")
     func browserRate() throws {
         _ = try Fixtures.required("senses/speech/manifest.tsv")
-        for clip in Self.clips.filter(\.saysPhrase) + Self.clips.filter { !$0.saysPhrase }.prefix(4) {
+        for clip in Self.clips.filter(\.saysPhrase) + Self.clips.filter({ !$0.saysPhrase }).prefix(4) {
             let audio = try Self.audio(clip)
             let browser = try PCMAudio(samples: Resampler.resample(audio.samples, from: 16000, to: 48000), sampleRate: 48000)
             let result = try Hearing.listen(to: browser)

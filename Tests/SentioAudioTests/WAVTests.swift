@@ -75,6 +75,8 @@ struct WAVTests {
         #expect(error(Self.file(channels: 2, blockAlign: 2, data: pcm))
             == .invalidFormat(source: "x.wav", detail: "block size 2 bytes for 2 channels of 16 bits"))
         #expect(error(Self.file(channels: 0, data: pcm)) == .invalidFormat(source: "x.wav", detail: "0 channels"))
+        let nan: [UInt8] = [Float(0.5), .nan].flatMap { withUnsafeBytes(of: $0.bitPattern.littleEndian, Array.init) }
+        #expect(error(Self.file(tag: 3, bits: 32, data: nan)) == .invalidFormat(source: "x.wav", detail: "sample frame 1 is not a finite number"))
         let noFormat = Array("RIFF".utf8) + [12, 0, 0, 0] + Array("WAVE".utf8) + Array("data".utf8) + [0, 0, 0, 0]
         #expect(error(noFormat) == .missingChunk(source: "x.wav", chunk: "fmt "))
         let noData = Array(Self.file(data: []).prefix(36))
