@@ -28,7 +28,17 @@ struct ListenCommand: ParsableCommand {
     @Option(help: "Run the whole listening N times in one process; print median/min/max ms and the real-time factor.") var bench: Int?
 
     struct BenchResult: Encodable { let median_ms: Double, min_ms: Double, max_ms: Double, runs: Int, audio_s: Double, real_time_factor: Double }
-    struct ScoreResult: Encodable { let file: String, keyphrase: String, score_log10: Double? }
+    struct ScoreResult: Encodable {
+        let file: String, keyphrase: String, score_log10: Double?
+        enum CodingKeys: String, CodingKey { case file, keyphrase, score_log10 }
+        /// `score_log10` is written as null when the phrase is not found, not left out.
+        func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(file, forKey: .file)
+            try c.encode(keyphrase, forKey: .keyphrase)
+            try c.encode(score_log10, forKey: .score_log10)
+        }
+    }
 
     func run() throws {
         let audio = try WAVFile.read(file).audio
