@@ -85,6 +85,18 @@ struct KeywordTests {
         #expect(hit!.time >= end - 0.35 && hit!.time <= end + 0.05, "\(clip.file): aligned end \(hit!.time) s, speech ends \(end) s")
     }
 
+    @Test("four sessions at once, each with its own decoder, hear what one hears")
+    func concurrentSessions() async throws {
+        let clip = try #require(Self.clips.first { $0.saysPhrase })
+        let audio = try Self.audio(clip)
+        let alone = try Hearing.listen(to: audio)
+        let results = try await withThrowingTaskGroup(of: ListeningResult.self) { group in
+            for _ in 0 ..< 4 { group.addTask { try Hearing.listen(to: audio) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 4 && results.allSatisfy { $0 == alone })
+    }
+
     @Test("a browser's stream (48 kHz float, resampled inside) hears what the 16 kHz file holds")
     func browserRate() throws {
         _ = try Fixtures.required("senses/speech/manifest.tsv")
