@@ -14,6 +14,7 @@ public struct KeywordHit: Sendable, Equatable, Codable {
     /// Stream time in seconds at which the phrase ends, as the decoder aligned it.
     public var time: Double
 
+    /// A hit of `phrase` ending at stream time `time` seconds.
     public init(phrase: String, time: Double) {
         self.phrase = phrase
         self.time = time
@@ -48,6 +49,7 @@ public final class KeywordSpotter: Sendable {
         /// The threshold chosen from the fixture clips (docs/hearing.md): 1e-20.
         public static let defaultThreshold = 1e-20
 
+        /// Listen for `keyphrase` at `threshold` with `model` (Debian's US English by default).
         public init(keyphrase: String = "black hole", threshold: Double = defaultThreshold, model: KeywordModel = .debianEnglish) {
             self.keyphrase = keyphrase
             self.threshold = threshold

@@ -8,6 +8,7 @@ public struct AudioChunk: Sendable, Equatable {
     /// continues where the previous chunk ended.
     public var time: Double?
 
+    /// A chunk of `samples`, the first at stream time `time` (nil: right after the previous chunk).
     public init(samples: [Float], time: Double? = nil) {
         self.samples = samples
         self.time = time
@@ -26,6 +27,7 @@ public struct LoudnessWindow: Sendable, Equatable, Codable {
     /// RMS level in dBFS (``LoudnessMeter``'s convention: a full-scale sine is −3.01).
     public var level: Double
 
+    /// A window starting at `start` seconds with `level` dBFS.
     public init(start: Double, level: Double) {
         self.start = start
         self.level = level
@@ -46,6 +48,7 @@ public struct HearingObservation: Sendable, Equatable, Codable {
     /// Samples of this chunk at full scale (clipping), counted before any weighting.
     public var clippedSamples: Int
 
+    /// An observation at stream time `time`.
     public init(time: Double, loudness: [LoudnessWindow] = [], hits: [KeywordHit] = [], clippedSamples: Int = 0) {
         self.time = time
         self.loudness = loudness
@@ -76,6 +79,7 @@ public final class ListeningSession: Sendable {
         /// an error (the sender lost the stream's clock).
         public var maximumGap: Double
 
+        /// "black hole" at the default threshold, unweighted loudness per 100 ms, gaps up to 5 s filled.
         public init(keywords: KeywordSpotter.Configuration? = .init(), weighting: FrequencyWeighting = .z,
                     windowDuration: Double = 0.1, maximumGap: Double = 5) {
             self.keywords = keywords

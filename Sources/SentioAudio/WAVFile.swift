@@ -22,6 +22,7 @@ public enum WAVFile {
         /// Whether the samples are IEEE floats rather than integers.
         public var isFloat: Bool
 
+        /// What a `fmt ` chunk says.
         public init(sampleRate: Int, channels: Int, bitsPerSample: Int, isFloat: Bool) {
             self.sampleRate = sampleRate
             self.channels = channels
