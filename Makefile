@@ -41,6 +41,9 @@ reference: models
 	@test -f $(REFERENCE)/unseen-coco488/pose_landmark_full/ref_output0.bin || ! test -d $(FIXTURES)/faces/body || \
 		scripts/reference/litert.py outputs --image $(FIXTURES)/faces/body/openpose_COCO_val2014_000000000488.jpg \
 		--out $(REFERENCE)/unseen-coco488 pose_landmark_full
+	@test -f $(REFERENCE)/efficientnet_lite0-photos/index.json || ! test -d $(FIXTURES)/senses || \
+		scripts/reference/litert.py photos --base $(FIXTURES)/senses --out $(REFERENCE)/efficientnet_lite0-photos efficientnet_lite0 \
+		$(FIXTURES)/senses/banana $(FIXTURES)/senses/orange $(FIXTURES)/senses/apple $(FIXTURES)/senses/negatives
 	@test -f $(MEDIAPIPE)/faces.json || ! test -d $(FIXTURES)/faces || scripts/reference/mediapipe_solutions.py faces \
 		$(FIXTURES)/faces/identity $(FIXTURES)/faces/multiface $(FIXTURES)/faces/hard $(FIXTURES)/faces/negatives \
 		$(FIXTURES)/faces/attributes $(FIXTURES)/faces/golden_mediapipe $(FIXTURES)/reference/images

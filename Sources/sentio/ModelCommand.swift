@@ -49,21 +49,33 @@ struct ModelCommand: ParsableCommand {
 
     struct Run: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Run a model on raw little-endian float32 inputs; write DIR/0.bin, DIR/1.bin, … in output order.")
+            abstract: "Run a model on raw little-endian inputs; write DIR/0.bin, DIR/1.bin, … in output order.",
+            discussion: "Inputs and outputs are raw values in each tensor's own type: float32, or int8/uint8 for quantized models.")
         @Argument(help: "A .tflite file, or a model name from the store.") var model: String
-        @Option(name: .customLong("input"), help: "Raw float32 file for each input, in input order (NHWC).") var inputs: [String] = []
+        @Option(name: .customLong("input"), help: "Raw file for each input (its tensor's type, NHWC), in input order.") var inputs: [String] = []
         @Option(help: "Directory for the outputs.") var outputDir: String
         @Option(help: "Threads (default: all cores).") var threads: Int?
         @Option(help: "Kernels: fast or reference.") var kernels: String = "fast"
+        @Flag(help: "Also write every node's output as DIR/tensor-N.bin (N: the tensor's index in the file), to find where two engines part.")
+        var allTensors = false
 
         func run() throws {
             guard let choice = KernelChoice(rawValue: kernels) else { throw ValidationError("--kernels is fast or reference") }
-            let interpreter = try Interpreter(graph: ModelLoader.load(path: ModelCommand.resolve(model)), threads: threads, kernels: choice)
+            var graph = try ModelLoader.load(path: ModelCommand.resolve(model))
+            let modelOutputs = graph.outputs.count
+            if allTensors {
+                graph.outputs += graph.nodes.flatMap(\.outputs).filter { !graph.outputs.contains($0) }
+            }
+            let interpreter = try Interpreter(graph: graph, threads: threads, kernels: choice)
             guard inputs.count == interpreter.graph.inputs.count else {
                 throw ValidationError("the model has \(interpreter.graph.inputs.count) input(s); \(inputs.count) --input given")
             }
             for (i, path) in inputs.enumerated() {
                 guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("cannot read \(path)") }
+                if interpreter.inputType(i) != .float32 {
+                    do { try interpreter.setInput(i, bytes: [UInt8](data)) } catch { throw ValidationError("\(path): \(error)") }
+                    continue
+                }
                 guard data.count % 4 == 0 else { throw ValidationError("\(path): \(data.count) bytes is not a whole number of float32") }
                 let values = data.withUnsafeBytes { raw in
                     (0 ..< data.count / 4).map { Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self))) }
@@ -73,9 +85,10 @@ struct ModelCommand: ParsableCommand {
             interpreter.invoke()
             try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
             for i in 0 ..< interpreter.graph.outputs.count {
-                let values = interpreter.output(i)
-                let data = values.withUnsafeBufferPointer { Data(buffer: $0) }
-                try data.write(to: URL(fileURLWithPath: "\(outputDir)/\(i).bin"))
+                let data = interpreter.outputType(i) == .float32
+                    ? interpreter.output(i).withUnsafeBufferPointer { Data(buffer: $0) } : Data(interpreter.outputBytes(i))
+                let name = i < modelOutputs ? "\(i).bin" : "tensor-\(interpreter.graph.outputs[i]).bin"
+                try data.write(to: URL(fileURLWithPath: "\(outputDir)/\(name)"))
             }
         }
     }
@@ -98,6 +111,12 @@ struct ModelCommand: ParsableCommand {
             let interpreter = try Interpreter(graph: ModelLoader.load(path: ModelCommand.resolve(model)), threads: threads, kernels: choice)
             // A fixed, deterministic input in [0, 1], as an image would be.
             for i in 0 ..< interpreter.graph.inputs.count {
+                if interpreter.inputType(i) != .float32 {
+                    try interpreter.withInputBytes(i) { buffer in
+                        for j in buffer.indices { buffer[j] = UInt8((j * 7919) % 256) }
+                    }
+                    continue
+                }
                 try interpreter.withInput(i) { buffer in
                     for j in buffer.indices { buffer[j] = Float((j * 7919) % 256) / 255 }
                 }

@@ -13,6 +13,12 @@ with ai-edge-litert==2.3.0, numpy and pillow from PyPI).
       LiteRT itself strays from XNNPACK) and DIR/MODEL/meta.json (names and shapes). DIR
       defaults to ~/.cache/sentio/reference/litert-2.3.0.
 
+  scripts/reference/litert.py photos --out DIR MODEL PHOTO_OR_DIR ...
+      For a quantized image model (uint8 or int8 input): each photo resized bilinearly to the
+      input (PIL, EXIF ignored) and fed as raw pixels; writes DIR/STEM/input0.bin and, in the
+      output's own type, DIR/STEM/output0.bin (XNNPACK, LiteRT's default) and
+      DIR/STEM/ref_output0.bin (BUILTIN_REF), plus DIR/index.json listing the stems.
+
   scripts/reference/litert.py bench [--threads 1] [--runs 50] [--warmup 5] MODEL ...
       Prints one JSON line per model: {"model", "threads", "median_ms", "min_ms", "max_ms"}.
 
@@ -113,6 +119,38 @@ def outputs(args):
         print(f"litert.py: {name}: {len(meta['outputs'])} outputs written to {folder}", file=sys.stderr)
 
 
+def photos(args):
+    import numpy as np
+    from PIL import Image
+    files = []
+    for p in args.photos:
+        if os.path.isdir(p):
+            files += [os.path.join(p, f) for f in sorted(os.listdir(p)) if f.lower().endswith((".jpg", ".jpeg", ".png", ".webp"))]
+        else:
+            files.append(p)
+    it, ref = interpreter(args.model, 1), interpreter(args.model, 1, reference=True)
+    d = it.get_input_details()[0]
+    _, h, w, c = (int(v) for v in d["shape"])
+    assert d["dtype"] in (np.uint8, np.int8), "photos: the model's input is not quantized"
+    stems = []
+    for f in files:
+        stem = os.path.basename(os.path.dirname(f)) + "__" + os.path.splitext(os.path.basename(f))[0]
+        folder = os.path.join(args.out, stem)
+        os.makedirs(folder, exist_ok=True)
+        x = np.asarray(Image.open(f).convert("RGB").resize((w, h), Image.BILINEAR), dtype=np.uint8)[None]
+        if d["dtype"] == np.int8:
+            x = (x.astype(np.int16) - 128).astype(np.int8)
+        x.tofile(os.path.join(folder, "input0.bin"))
+        for interp, name in ((it, "output0.bin"), (ref, "ref_output0.bin")):
+            interp.set_tensor(interp.get_input_details()[0]["index"], x)
+            interp.invoke()
+            interp.get_tensor(interp.get_output_details()[0]["index"]).tofile(os.path.join(folder, name))
+        stems.append({"stem": stem, "photo": os.path.relpath(f, args.base) if args.base else f})
+    with open(os.path.join(args.out, "index.json"), "w") as out:
+        json.dump({"model": os.path.basename(args.model), "photos": stems}, out, indent=1)
+    print(f"litert.py: {len(stems)} photos written to {args.out}", file=sys.stderr)
+
+
 def bench(args):
     import time
     import numpy as np
@@ -120,7 +158,11 @@ def bench(args):
         it = interpreter(name, args.threads)
         for d in it.get_input_details():
             n = int(np.prod(d["shape"]))
-            it.set_tensor(d["index"], ((np.arange(n) * 7919 % 256) / 255).astype(np.float32).reshape(d["shape"]))
+            # The same fixed input as `sentio model bench`: in [0, 1] for float inputs, the raw
+            # bytes themselves for quantized ones.
+            pattern = np.arange(n) * 7919 % 256
+            value = pattern.astype(d["dtype"]) if d["dtype"] != np.float32 else (pattern / 255).astype(np.float32)
+            it.set_tensor(d["index"], value.reshape(d["shape"]))
         for _ in range(args.warmup):
             it.invoke()
         times = []
@@ -146,9 +188,16 @@ def main():
     b.add_argument("--runs", type=int, default=50)
     b.add_argument("--warmup", type=int, default=5)
     b.add_argument("models", nargs="*")
+    p = sub.add_parser("photos")
+    p.add_argument("--out", required=True)
+    p.add_argument("--base", help="write photo paths relative to this folder")
+    p.add_argument("model")
+    p.add_argument("photos", nargs="+")
     args = parser.parse_args()
     ensure_venv()
-    outputs(args) if args.command == "outputs" else bench(args)
+    if args.command == "photos":
+        args.model = model_path(args.model)
+    {"outputs": outputs, "bench": bench, "photos": photos}[args.command](args)
 
 
 if __name__ == "__main__":

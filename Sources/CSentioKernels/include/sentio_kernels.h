@@ -136,6 +136,83 @@ void sentio_pool_release(sentio_pool *pool);
 void sentio_pool_run(sentio_pool *pool, sentio_task task, void *context, int workers);
 void sentio_pool_destroy(sentio_pool *pool);
 
+// MARK: int8 (TFLite's quantized scheme; see docs/quantized-models.md)
+
+#include <stdint.h>
+
+/// 1 when the CPU has AVX-512 VNNI (u8 × s8 dot products), which the int8 fast paths use.
+int sentio_have_avx512vnni(void);
+
+/// Output channels per packed int8 weight panel.
+#define SENTIO_QNR 16
+
+/// Bytes needed to pack an [n][k] int8 weight matrix: panels of SENTIO_QNR channels, k
+/// rounded up to a multiple of 4 (groups of four products per 32-bit lane).
+size_t sentio_qpacked_size(int n, int k);
+
+/// Packs w[o][k] into packed[panel][k / 4][SENTIO_QNR][4], zero-padded.
+void sentio_qpack(const int8_t *w, int n, int k, int8_t *packed);
+
+/// How an int32 sum becomes a stored int8 value, per output channel: the sum (bias and
+/// zero-point terms included) times multiplier · 2^(shift − 31), rounded twice as TFLite's
+/// classic MultiplyByQuantizedMultiplier does or once (rounds_once), plus the output zero
+/// point, clamped to [out_min, out_max].
+typedef struct {
+    const int32_t *multiplier;
+    const int32_t *shift;
+    int32_t out_zero, out_min, out_max;
+    int rounds_once;
+} sentio_requant;
+
+/// An int8 convolution as a u8 × s8 matrix product (inputs offset by 128).
+typedef struct {
+    const int8_t *input;      ///< NHWC
+    int8_t *output;           ///< NHWC
+    const int8_t *packed;     ///< sentio_qpack of the OHWI filter
+    /// Per output channel, padded to whole panels: the bias minus (128 + input zero point) ·
+    /// Σ filter, so that Σ (x + 128) · w + bias' = Σ (x − zero point) · w + bias.
+    const int32_t *bias;
+    sentio_requant requant;
+    int input_zero;
+    int batch, in_h, in_w, in_c;
+    int out_h, out_w, out_c;
+    int k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_t, pad_l;
+    int portable;             ///< 1: the plain C path even where VNNI is there (for tests)
+} sentio_qconv;
+
+/// Bytes of scratch one call of sentio_qconv_run needs.
+size_t sentio_qconv_scratch_size(const sentio_qconv *c);
+/// Output pixels [begin, end) of the convolution.
+void sentio_qconv_run(const sentio_qconv *c, int begin, int end, void *scratch);
+
+/// An int8 depthwise convolution (filter [1, KH, KW, C·M]).
+typedef struct {
+    const int8_t *input;
+    int8_t *output;
+    const int8_t *filter;     ///< [KH][KW][out_c]
+    const int32_t *bias;      ///< out_c values (zeros when absent)
+    sentio_requant requant;
+    int input_zero, multiplier;
+    int batch, in_h, in_w, in_c;
+    int out_h, out_w, out_c;
+    int k_h, k_w, stride_h, stride_w, dil_h, dil_w, pad_t, pad_l;
+    int portable;
+} sentio_qdepthwise;
+
+/// Output rows [begin, end) (over batch × out_h) of the depthwise convolution.
+void sentio_qdepthwise_run(const sentio_qdepthwise *c, int begin, int end);
+
+/// TFLite's 8-bit ADD: each input less its zero point, shifted left by `left_shift`, scaled
+/// by its multiplier; the sum scaled to the output; all rounded twice as TFLite does.
+typedef struct {
+    int32_t a_zero, b_zero, a_multiplier, a_shift, b_multiplier, b_shift;
+    int32_t out_multiplier, out_shift, out_zero, out_min, out_max, left_shift;
+    int portable;
+} sentio_qadd_params;
+
+/// out[i] = a[i] ⊕ b[i] for i in [begin, end).
+void sentio_qadd(const int8_t *a, const int8_t *b, int8_t *out, size_t begin, size_t end, const sentio_qadd_params *p);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,6 +7,8 @@ package enum Densify {
         case let .float32(v): return .float32(try expand(v, zero: 0, format: format, shape: shape, node: node))
         case let .float16(v): return .float16(try expand(v, zero: 0, format: format, shape: shape, node: node))
         case let .int32(v): return .int32(try expand(v, zero: 0, format: format, shape: shape, node: node))
+        case let .int8(v): return .int8(try expand(v, zero: 0, format: format, shape: shape, node: node))
+        case let .uint8(v): return .uint8(try expand(v, zero: 0, format: format, shape: shape, node: node))
         }
     }
 

@@ -17,11 +17,13 @@ public struct Graph: Sendable, Equatable {
         self.format = format
     }
 
-    /// Number of learned values (elements of float constants).
+    /// Number of learned values (elements of float and quantized constants).
     public var parameterCount: Int {
         tensors.reduce(0) { total, t in
-            if case .float32 = t.constant { return total + t.elementCount }
-            return total
+            switch t.constant {
+            case .float32?, .int8?, .uint8?: total + t.elementCount
+            default: total
+            }
         }
     }
 

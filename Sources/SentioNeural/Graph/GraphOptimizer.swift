@@ -18,6 +18,8 @@ public enum GraphOptimizer {
                     throw ModelError.invalidGraph("node \(index) DENSIFY: input tensor \(live[0]) is not sparse")
                 }
                 graph.tensors[out].constant = try Densify.run(values, format: format, shape: graph.tensors[out].shape, node: index)
+            case .dequantize where graph.tensors[live[0]].type.isQuantized:
+                graph.tensors[out].constant = .float32(try dequantized(graph.tensors[live[0]], node: index))
             case .dequantize:
                 guard case let .float16(halves) = graph.tensors[live[0]].constant else {
                     throw ModelError.unsupportedOperator(name: "DEQUANTIZE of \(graph.tensors[live[0]].type.rawValue)", node: index)
@@ -26,15 +28,43 @@ public enum GraphOptimizer {
                     throw ModelError.invalidGraph("node \(index) DEQUANTIZE: \(halves.count) values for shape \(graph.tensors[out].shape)")
                 }
                 graph.tensors[out].constant = .float32(halves.map(Half.toFloat))
+            case _ where live.contains(where: { graph.tensors[$0].type.isQuantized }):
+                // Quantized constants stay as they are: their kernels read them at load.
+                kept.append(node)
+                continue
             default:
                 // Evaluated by the reference kernels on temporary memory.
                 graph.tensors[out].constant = .float32(try ConstantEvaluator.evaluate(node, index: index, graph: graph))
             }
             graph.tensors[out].type = graph.tensors[out].constant.map { if case .int32 = $0 { .int32 } else { .float32 } } ?? .float32
+            graph.tensors[out].quantization = nil
             graph.tensors[out].sparsity = nil
         }
         graph.nodes = kept
         return graph
+    }
+}
+
+extension GraphOptimizer {
+    /// The real values of quantized weights (per-tensor or per-channel along their axis).
+    static func dequantized(_ t: TensorInfo, node: Int) throws -> [Float] {
+        guard let q = t.quantization else { throw ModelError.invalidGraph("node \(node) DEQUANTIZE: tensor '\(t.name)' has no quantization") }
+        let values: [Int32]
+        switch t.constant {
+        case let .int8(v)?: values = v.map(Int32.init)
+        case let .uint8(v)?: values = v.map(Int32.init)
+        default: throw ModelError.invalidGraph("node \(node) DEQUANTIZE: tensor '\(t.name)' holds no quantized values")
+        }
+        guard values.count == t.elementCount else {
+            throw ModelError.invalidGraph("node \(node) DEQUANTIZE: \(values.count) values for shape \(t.shape)")
+        }
+        // Elements between successive channel indices along the axis.
+        let inner = t.shape.suffix(from: min(t.shape.count, q.axis + 1)).reduce(1, *)
+        let channels = q.scales.count
+        return values.enumerated().map { i, v in
+            let c = channels > 1 ? (i / inner) % channels : 0
+            return Float(Double(q.scales[c]) * Double(v - q.zeroPoints[c]))
+        }
     }
 }
 

@@ -123,8 +123,12 @@ public enum Operator: Sendable, Equatable {
     case depthToSpace(blockSize: Int)
     /// Inputs: x, begin, end, strides (int32).
     case stridedSlice(beginMask: Int, endMask: Int, shrinkAxisMask: Int)
+    /// Quantized or float weights and activations into a tensor's own quantized type.
+    case quantize
     case dequantize
     case densify
+    /// softmax(beta · x) over the last axis.
+    case softmax(beta: Float)
 
     /// TFLite's name of the operator, for messages and `model info`.
     public var name: String {
@@ -151,6 +155,8 @@ public enum Operator: Sendable, Equatable {
         case .depthToSpace: "DEPTH_TO_SPACE"
         case .stridedSlice: "STRIDED_SLICE"
         case .dequantize: "DEQUANTIZE"
+        case .quantize: "QUANTIZE"
+        case .softmax: "SOFTMAX"
         case .densify: "DENSIFY"
         }
     }

@@ -51,7 +51,7 @@ public final class CompiledModel: @unchecked Sendable {
             }
             for t in node.inputs where t >= 0 {
                 let info = graph.tensors[t]
-                if info.type != .float32 && info.constant == nil {
+                if info.type != .float32 && !info.type.isQuantized && info.constant == nil {
                     throw ModelError.invalidGraph("node \(i) (\(node.operation.name)) reads non-constant \(info.type.rawValue) tensor \(t)")
                 }
                 if info.sparsity != nil { throw ModelError.invalidGraph("node \(i) reads sparse tensor \(t) that was not densified") }
@@ -60,8 +60,11 @@ public final class CompiledModel: @unchecked Sendable {
             view.tensors = zip(graph.tensors, shapes).map { var t = $0; t.shape = $1; return t }
             shapes[node.outputs[0]] = try ShapeInference.outputShape(node, index: i, graph: view)
         }
-        for t in graph.inputs where graph.tensors[t].isConstant || graph.tensors[t].type != .float32 {
-            throw ModelError.invalidGraph("graph input \(t) is not a float32 variable")
+        for t in graph.inputs where graph.tensors[t].isConstant || !(graph.tensors[t].type == .float32 || graph.tensors[t].type.isQuantized) {
+            throw ModelError.invalidGraph("graph input \(t) is not a float32, int8 or uint8 variable")
+        }
+        for t in graph.outputs where !graph.tensors[t].isConstant && !(graph.tensors[t].type == .float32 || graph.tensors[t].type.isQuantized) {
+            throw ModelError.invalidGraph("graph output \(t) is \(graph.tensors[t].type.rawValue), not float32, int8 or uint8")
         }
 
         // Lifetimes of every non-constant tensor, in node positions (inputs live from −1).
@@ -78,7 +81,10 @@ public final class CompiledModel: @unchecked Sendable {
         }
         for t in graph.outputs { touch(t, graph.nodes.count) }
         let planned = shapes
-        let sizes = lifetimes.keys.reduce(into: [Int: Int]()) { $0[$1] = planned[$1].reduce(1, *) }
+        // In floats: an int8 tensor of n values takes ⌈n / 4⌉.
+        let sizes = lifetimes.keys.reduce(into: [Int: Int]()) {
+            $0[$1] = (planned[$1].reduce(1, *) * graph.tensors[$1].type.size + 3) / 4
+        }
         let plan = MemoryPlan(sizes: sizes, lifetimes: lifetimes)
         guard plan.size * 4 <= memoryLimit else {
             throw ModelError.invalidGraph("activations need \(plan.size * 4) bytes, over the limit of \(memoryLimit)")

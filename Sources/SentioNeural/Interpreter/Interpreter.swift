@@ -86,26 +86,66 @@ public final class Interpreter {
         model.offsets[t].map { arena + $0 }
     }
 
-    /// Copies `values` into graph input `index`.
-    public func setInput(_ index: Int, _ values: [Float]) throws {
+    private func inputTensor(_ index: Int) throws -> Int {
         guard index >= 0, index < graph.inputs.count else {
             throw ModelError.invalidInput("input \(index) of \(graph.inputs.count)")
         }
-        let t = graph.inputs[index]
+        return graph.inputs[index]
+    }
+
+    /// The element type of graph input `index` (float32, or int8/uint8 for quantized models).
+    public func inputType(_ index: Int) -> ElementType { graph.tensors[graph.inputs[index]].type }
+    /// The element type of graph output `index`.
+    public func outputType(_ index: Int) -> ElementType { graph.tensors[graph.outputs[index]].type }
+    /// How graph input `index`'s stored values map to real ones (nil for float inputs).
+    public func inputQuantization(_ index: Int) -> Quantization? { graph.tensors[graph.inputs[index]].quantization }
+    /// How graph output `index`'s stored values map to real ones (nil for float outputs).
+    public func outputQuantization(_ index: Int) -> Quantization? { graph.tensors[graph.outputs[index]].quantization }
+
+    /// Copies `values` into graph input `index`; a quantized input stores each value
+    /// quantized (rounded to the nearest step, clamped to the type).
+    public func setInput(_ index: Int, _ values: [Float]) throws {
+        let t = try inputTensor(index)
         let count = shapes[t].reduce(1, *)
         guard values.count == count else {
             throw ModelError.invalidInput("input \(index) takes \(count) values (shape \(shapes[t])), got \(values.count)")
         }
+        let info = graph.tensors[t]
+        if info.type.isQuantized, let q = info.quantization {
+            let raw = UnsafeMutableRawPointer(memory(of: t)!)
+            for (i, v) in values.enumerated() {
+                raw.storeBytes(of: UInt8(truncatingIfNeeded: q.quantize(v, as: info.type)), toByteOffset: i, as: UInt8.self)
+            }
+            return
+        }
         memory(of: t)!.update(from: values, count: count)
     }
 
-    /// Writes graph input `index` in place.
-    public func withInput<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) throws -> R {
-        guard index >= 0, index < graph.inputs.count else {
-            throw ModelError.invalidInput("input \(index) of \(graph.inputs.count)")
+    /// Copies raw values in the input tensor's own type (little-endian) into graph input
+    /// `index`: for a uint8 image model, the pixels themselves.
+    public func setInput(_ index: Int, bytes: [UInt8]) throws {
+        let t = try inputTensor(index)
+        let size = shapes[t].reduce(1, *) * graph.tensors[t].type.size
+        guard bytes.count == size else {
+            throw ModelError.invalidInput("input \(index) takes \(size) bytes (\(graph.tensors[t].type.rawValue), shape \(shapes[t])), got \(bytes.count)")
         }
-        let t = graph.inputs[index]
+        UnsafeMutableRawPointer(memory(of: t)!).copyMemory(from: bytes, byteCount: size)
+    }
+
+    /// Writes graph input `index` in place (a float32 input).
+    public func withInput<R>(_ index: Int, _ body: (UnsafeMutableBufferPointer<Float>) throws -> R) throws -> R {
+        let t = try inputTensor(index)
+        guard graph.tensors[t].type == .float32 else {
+            throw ModelError.invalidInput("input \(index) is \(graph.tensors[t].type.rawValue): write it with withInputBytes")
+        }
         return try body(UnsafeMutableBufferPointer(start: memory(of: t)!, count: shapes[t].reduce(1, *)))
+    }
+
+    /// Writes graph input `index`'s bytes in place, in its own type.
+    public func withInputBytes<R>(_ index: Int, _ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
+        let t = try inputTensor(index)
+        let size = shapes[t].reduce(1, *) * graph.tensors[t].type.size
+        return try body(UnsafeMutableRawBufferPointer(start: UnsafeMutableRawPointer(memory(of: t)!), count: size))
     }
 
     /// Runs every node once on this interpreter's pool.
@@ -122,13 +162,29 @@ public final class Interpreter {
         }
     }
 
-    /// Graph output `index` as an array.
+    /// Graph output `index` as an array; a quantized output is dequantized (real values).
     public func output(_ index: Int) -> [Float] {
         let t = graph.outputs[index]
+        let info = graph.tensors[t]
+        if info.type.isQuantized, let q = info.quantization, let p = memory(of: t) {
+            let raw = UnsafeRawPointer(p)
+            return (0 ..< shapes[t].reduce(1, *)).map { i in
+                let byte = raw.load(fromByteOffset: i, as: UInt8.self)
+                return q.dequantize(info.type == .int8 ? Int32(Int8(bitPattern: byte)) : Int32(byte))
+            }
+        }
         if let p = memory(of: t) { return Array(UnsafeBufferPointer(start: p, count: shapes[t].reduce(1, *))) }
         // An output folded to a constant at load.
         if case let .float32(v)? = graph.tensors[t].constant { return v }
         return []
+    }
+
+    /// Graph output `index`'s raw bytes in its own type (little-endian).
+    public func outputBytes(_ index: Int) -> [UInt8] {
+        let t = graph.outputs[index]
+        let size = shapes[t].reduce(1, *) * graph.tensors[t].type.size
+        guard let p = memory(of: t) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: UnsafeRawPointer(p), count: size))
     }
 
     /// Names of the kernels, in order (for profiling).

@@ -23,6 +23,7 @@ struct KernelBuilder {
     }
 
     func prepare(_ node: Node, index: Int, outputShape: [Int]) throws -> PreparedNode {
+        if isQuantized(node) { return try prepareQuantized(node, index: index, outputShape: outputShape) }
         let name = node.operation.name
         let fast = choice == .fast
         let inputs = node.inputs, output = node.outputs[0]
@@ -197,8 +198,15 @@ struct KernelBuilder {
                 let x = input(0)
                 return { _ in ReferenceShape.stridedSlice(x: x, begin: begin, strides: strides, sizes: sizes, out: out) }
             }
-        case .dequantize, .densify:
-            throw ModelError.unsupportedOperator(name: "\(name) of a non-constant tensor", node: index)
+        case let .softmax(beta):
+            let depth = outputShape.last ?? 1
+            let rows = outputShape.reduce(1, *) / max(1, depth)
+            return bound { input, _, out, _ in
+                let x = input(0)
+                return { _ in QuantizedReference.softmax(x.data, out: out.data, rows: rows, depth: depth, beta: beta) }
+            }
+        case .quantize, .dequantize, .densify:
+            throw ModelError.unsupportedOperator(name: "\(name) of a non-constant float tensor", node: index)
         }
     }
 }

@@ -87,7 +87,7 @@ enum ShapeInference {
                 throw fail(index, node, "shapes \(try input(0)) and \(try input(1)) do not broadcast")
             }
             shape = s
-        case .relu, .relu6, .logistic, .hardSwish:
+        case .relu, .relu6, .logistic, .hardSwish, .quantize, .softmax:
             shape = try input(0)
         case let .maxPool2D(w, _), let .averagePool2D(w, _):
             let x = try input(0)
@@ -137,6 +137,8 @@ enum ShapeInference {
         case .stridedSlice:
             let (_, _, sizes, kept) = try sliceGeometry(node, index: index, graph: graph)
             shape = zip(sizes, kept).compactMap { $1 ? $0 : nil }
+        case .dequantize where node.inputs.first.map({ $0 >= 0 && graph.tensors[$0].type.isQuantized }) ?? false:
+            shape = try input(0)
         case .dequantize, .densify:
             throw fail(index, node, "its input is not a constant (only weights can be dequantized or densified)")
         }

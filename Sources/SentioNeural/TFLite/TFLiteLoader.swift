@@ -92,10 +92,16 @@ public enum TFLiteLoader {
         case 0: type = .float32
         case 1: type = .float16
         case 2: type = .int32
+        case 3: type = .uint8
+        case 9: type = .int8
         default:
             throw ModelError.malformed("tensor \(index) '\(name)' has element type \(tensorTypeName(typeCode)), which the engine does not run")
         }
         let sparsity = try t.table(6, "sparsity").map { try sparseFormat($0, tensor: index) }
+        let quantization = try t.table(4, "quantization").flatMap { try self.quantization($0, shape: shape, tensor: index, name: name) }
+        if type.isQuantized, quantization == nil {
+            throw ModelError.malformed("tensor \(index) '\(name)' is \(type.rawValue) without quantization parameters")
+        }
 
         var constant: ConstantData?
         let bufferIndex = Int(try t.integer(2, UInt32.self))
@@ -121,11 +127,44 @@ public enum TFLiteLoader {
                 constant = try decode(data, type: type, expectedCount: expected, tensor: index, name: name)
             }
         }
-        return TensorInfo(name: name, shape: shape, type: type, constant: constant, sparsity: sparsity)
+        return TensorInfo(name: name, shape: shape, type: type, constant: constant, sparsity: sparsity, quantization: quantization)
+    }
+
+    /// A tensor's QuantizationParameters (nil when it has no scale: not quantized). Custom
+    /// schemes and parameters that do not fit the shape are refused by name.
+    static func quantization(_ q: FBTable, shape: [Int], tensor: Int, name: String) throws -> Quantization? {
+        if try q.integer(4, UInt8.self) != 0 {
+            throw ModelError.unsupportedQuantization("tensor \(tensor) '\(name)' uses a custom quantization scheme")
+        }
+        guard let scaleVector = try q.vector(2, elementSize: 4, "scale"), scaleVector.count > 0 else { return nil }
+        let scales = (0 ..< scaleVector.count).map {
+            Float(bitPattern: UInt32(littleEndian: scaleVector.raw.loadUnaligned(fromByteOffset: 4 * $0, as: UInt32.self)))
+        }
+        var zeroPoints: [Int32] = []
+        if let zp = try q.vector(3, elementSize: 8, "zero_point") {
+            for i in 0 ..< zp.count {
+                let z = Int64(littleEndian: zp.raw.loadUnaligned(fromByteOffset: 8 * i, as: Int64.self))
+                guard z >= -32768, z <= 65535 else {
+                    throw ModelError.malformed("tensor \(tensor) '\(name)' has zero point \(z)")
+                }
+                zeroPoints.append(Int32(z))
+            }
+        }
+        if zeroPoints.isEmpty { zeroPoints = [Int32](repeating: 0, count: scales.count) }
+        let axis = Int(try q.integer(6, Int32.self))
+        guard zeroPoints.count == scales.count, scales.allSatisfy({ $0.isFinite && $0 > 0 }) else {
+            throw ModelError.unsupportedQuantization("tensor \(tensor) '\(name)': \(scales.count) scales, \(zeroPoints.count) zero points, scales \(scales.prefix(4))")
+        }
+        if scales.count > 1 {
+            guard axis >= 0, axis < shape.count, shape[axis] == scales.count else {
+                throw ModelError.malformed("tensor \(tensor) '\(name)' has \(scales.count) scales along axis \(axis) of shape \(shape)")
+            }
+        }
+        return Quantization(scales: scales, zeroPoints: zeroPoints, axis: scales.count > 1 ? axis : 0)
     }
 
     static func decode(_ data: UnsafeRawBufferPointer, type: ElementType, expectedCount: Int?, tensor: Int, name: String) throws -> ConstantData {
-        let size = type == .float16 ? 2 : 4
+        let size = type.size
         guard data.count % size == 0 else {
             throw ModelError.malformed("tensor \(tensor) '\(name)': \(data.count) bytes is not a whole number of \(type.rawValue)")
         }
@@ -140,6 +179,10 @@ public enum TFLiteLoader {
             return .float16((0 ..< n).map { UInt16(littleEndian: data.loadUnaligned(fromByteOffset: 2 * $0, as: UInt16.self)) })
         case .int32:
             return .int32((0 ..< n).map { Int32(littleEndian: data.loadUnaligned(fromByteOffset: 4 * $0, as: Int32.self)) })
+        case .int8:
+            return .int8(data.map { Int8(bitPattern: $0) })
+        case .uint8:
+            return .uint8(Array(data))
         }
     }
 

@@ -86,6 +86,11 @@ extension TFLiteLoader {
             }
             return .stridedSlice(beginMask: Int(try int(0)), endMask: Int(try int(1)), shrinkAxisMask: Int(try int(4)))
         case 6: return .dequantize
+        case 114: return .quantize
+        case 25:
+            let beta = try options?.float(0, default: 1) ?? 1
+            guard beta.isFinite else { throw ModelError.malformed("node \(node): SOFTMAX beta \(beta)") }
+            return .softmax(beta: beta)
         case 124: return .densify
         case 32:  // CUSTOM
             let name = code.custom ?? "(unnamed)"
