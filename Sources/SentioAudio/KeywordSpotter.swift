@@ -112,8 +112,11 @@ struct Decoder: ~Copyable {
             throw .invalidArgument("keyword threshold \(configuration.threshold) is not a positive probability ratio")
         }
         let phrase = words.joined(separator: " ")
+        // -remove_silence no: 5prealpha's voice-activity detector drops the frames it takes for
+        // silence, and then the decoder's frame numbers no longer count 10 ms of the stream (a
+        // phrase after a pause was reported at the wrong time, and more than once).
         let arguments = ["-hmm", configuration.model.acousticModel, "-dict", configuration.model.dictionary,
-                         "-kws_threshold", "\(configuration.threshold)"]
+                         "-kws_threshold", "\(configuration.threshold)", "-remove_silence", "no"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
         defer { argv.forEach { free($0) } }
         guard let config = argv.withUnsafeMutableBufferPointer({ cmd_ln_parse_r(nil, ps_args(), Int32(arguments.count), $0.baseAddress, 1) }) else {

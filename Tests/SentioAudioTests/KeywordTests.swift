@@ -85,6 +85,21 @@ struct KeywordTests {
         #expect(hit!.time >= end - 0.35 && hit!.time <= end + 0.05, "\(clip.file): aligned end \(hit!.time) s, speech ends \(end) s")
     }
 
+    @Test("a long stream with the phrase every 6 s: each said once, heard once, at its time")
+    func longStream() throws {
+        let clip = try #require(Self.clips.first { $0.saysPhrase })
+        let audio = try Self.audio(clip)
+        // The phrase at 0, 6, 12 and 18 s, silence between: PocketSphinx's voice-activity
+        // detector, left on, renumbered the frames after each pause (hits came at wrong times,
+        // several per phrase).
+        var samples = [Float](repeating: 0, count: 16000 * 24)
+        for k in 0 ..< 4 { samples.replaceSubrange(k * 96000 ..< k * 96000 + audio.samples.count, with: audio.samples) }
+        let result = try Hearing.listen(to: PCMAudio(samples: samples, sampleRate: 16000))
+        let first = try Hearing.listen(to: audio).hits.map(\.time)
+        #expect(result.hits.count == 4, "\(result.hits)")
+        for (k, hit) in result.hits.enumerated() { #expect(abs(hit.time - (first[0] + 6 * Double(k))) < 0.05, "\(hit)") }
+    }
+
     @Test("four sessions at once, each with its own decoder, hear what one hears")
     func concurrentSessions() async throws {
         let clip = try #require(Self.clips.first { $0.saysPhrase })
