@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SentioNeural", targets: ["SentioNeural"]),
         .library(name: "SentioVision", targets: ["SentioVision"]),
         .library(name: "SentioMotion", targets: ["SentioMotion"]),
+        .library(name: "SentioAudio", targets: ["SentioAudio"]),
         .executable(name: "sentio", targets: ["sentio"]),
     ],
     dependencies: [
@@ -54,6 +55,13 @@ let package = Package(
         .target(name: "SentioVision", dependencies: ["SentioImage", "SentioNeural"]),
         // Attitude, gravity and gestures from IMU samples; stands alone.
         .target(name: "SentioMotion"),
+        // PocketSphinx 5prealpha for keyword spotting (Debian: libpocketsphinx-dev, and the model
+        // in pocketsphinx-en-us), found with pkg-config.
+        .systemLibrary(
+            name: "CPocketSphinx", pkgConfig: "pocketsphinx",
+            providers: [.apt(["libpocketsphinx-dev", "pocketsphinx-en-us"])]),
+        // Hearing: PCM from WAV files and streams, resampling, loudness, keyword spotting. See docs/hearing.md.
+        .target(name: "SentioAudio", dependencies: ["CPocketSphinx"]),
         // Tesseract (Debian: libtesseract-dev, tesseract-ocr-eng), found with pkg-config.
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .target(name: "SentioText", dependencies: ["CTesseract", "SentioImage"]),
@@ -111,7 +119,7 @@ let package = Package(
         .executableTarget(
             name: "sentio",
             dependencies: [
-                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "SentioServer", "SentioStore",
+                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "SentioAudio", "IVScanner", "SentioServer", "SentioStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -133,6 +141,7 @@ let package = Package(
         .testTarget(name: "SentioImageTests", dependencies: ["SentioImage", "SentioTestSupport"], exclude: ["Data"]),
         .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural", "SentioTestSupport"]),
         .testTarget(name: "SentioMotionTests", dependencies: ["SentioMotion", "SentioTestSupport"]),
+        .testTarget(name: "SentioAudioTests", dependencies: ["SentioAudio", "SentioTestSupport"]),
         .testTarget(name: "IVScannerTests", dependencies: ["IVScanner", "SentioTestSupport"], exclude: ["Data"]),
         // The CLI's JSON against outputs recorded before the library was reshaped (runs `sentio`).
         .testTarget(name: "SentioCLITests", dependencies: ["sentio", "SentioTestSupport"], exclude: ["Golden"]),

@@ -43,10 +43,10 @@ struct GoldenCLITests {
 
     static let samples = NSHomeDirectory() + "/.cache/sentio/samples"
 
-    @Test("each command prints its golden JSON", .requires(fixture: "faces", "imu/broad", "pogo/screens"),
+    @Test("each command prints its golden JSON", .requires(fixture: "faces", "imu/broad", "pogo/screens", "senses/speech"),
           .requires(Requirement("sample grace_hopper.jpg (scripts/fetch-models)", at: samples + "/grace_hopper.jpg")), arguments: commands)
     func golden(_ command: Command) throws {
-        let fixtures = try Fixtures.required("faces", "imu/broad", "pogo/screens")
+        let fixtures = try Fixtures.required("faces", "imu/broad", "pogo/screens", "senses/speech")
         let samples = Self.samples
         let arguments = command.arguments.split(separator: " ").map {
             $0.replacingOccurrences(of: "$FIXTURES", with: fixtures).replacingOccurrences(of: "$SAMPLES", with: samples)
