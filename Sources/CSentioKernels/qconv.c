@@ -13,13 +13,16 @@
 
 int sentio_have_avx512vnni(void) {
 #ifdef SENTIO_X86
+    // Pool workers ask at once: read and write the answer atomically.
     static int cached = -1;
-    if (cached < 0) {
+    int known = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (known < 0) {
         __builtin_cpu_init();
-        cached = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-                 __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("bmi2");
+        known = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+                __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("bmi2");
+        __atomic_store_n(&cached, known, __ATOMIC_RELAXED);
     }
-    return cached;
+    return known;
 #else
     return 0;
 #endif
@@ -64,7 +67,8 @@ static inline int8_t requant_store(int32_t acc, const sentio_requant *r, int c) 
     if (r->scale) {
         float f = (float)acc * r->scale[c];
         float lo = (float)(r->out_min - r->out_zero), hi = (float)(r->out_max - r->out_zero);
-        f = f < lo ? lo : f > hi ? hi : f;
+        f = f > lo ? f : lo;  // also maps a NaN to lo (scales are checked finite at load)
+        f = f < hi ? f : hi;
         return (int8_t)((int32_t)nearbyintf(f) + r->out_zero);
     }
     int32_t v = (r->rounds_once ? requant_once(acc, r->multiplier[c], r->shift[c]) : requant_twice(acc, r->multiplier[c], r->shift[c])) + r->out_zero;
@@ -113,11 +117,12 @@ static void block_portable(const sentio_qconv *c, const uint8_t *a, int count, i
         const int8_t *panel = c->packed + (size_t)(o / SENTIO_QNR) * kp * SENTIO_QNR;
         int lane = o % SENTIO_QNR;
         for (int i = 0; i < count; i++) {
-            int32_t acc = c->bias[o];
+            // Wrapping sums, as the reference kernels' &+=.
+            uint32_t acc = (uint32_t)c->bias[o];
             const uint8_t *row = a + (size_t)i * kp;
             for (int g = 0; g < kp / 4; g++)
-                for (int t = 0; t < 4; t++) acc += (int32_t)row[4 * g + t] * panel[(size_t)g * SENTIO_QNR * 4 + lane * 4 + t];
-            c->output[(size_t)(p0 + i) * c->out_c + o] = requant_store(acc, &c->requant, o);
+                for (int t = 0; t < 4; t++) acc += (uint32_t)((int32_t)row[4 * g + t] * panel[(size_t)g * SENTIO_QNR * 4 + lane * 4 + t]);
+            c->output[(size_t)(p0 + i) * c->out_c + o] = requant_store((int32_t)acc, &c->requant, o);
         }
     }
 }
@@ -278,18 +283,18 @@ static void depthwise_row_portable(const sentio_qdepthwise *c, int b, int oy) {
     for (int ox = 0; ox < c->out_w; ox++) {
         for (int o = 0; o < c->out_c; o++) {
             int ic = o / c->multiplier;
-            int32_t acc = c->bias[o];
+            uint32_t acc = (uint32_t)c->bias[o];
             for (int ky = 0; ky < c->k_h; ky++) {
                 int iy = oy * c->stride_h - c->pad_t + ky * c->dil_h;
                 if (iy < 0 || iy >= c->in_h) continue;
                 for (int kx = 0; kx < c->k_w; kx++) {
                     int ix = ox * c->stride_w - c->pad_l + kx * c->dil_w;
                     if (ix < 0 || ix >= c->in_w) continue;
-                    acc += ((int32_t)c->input[(((size_t)b * c->in_h + iy) * c->in_w + ix) * c->in_c + ic] - c->input_zero)
-                           * c->filter[((size_t)ky * c->k_w + kx) * c->out_c + o];
+                    acc += (uint32_t)(((int32_t)c->input[(((size_t)b * c->in_h + iy) * c->in_w + ix) * c->in_c + ic] - c->input_zero)
+                                      * c->filter[((size_t)ky * c->k_w + kx) * c->out_c + o]);
                 }
             }
-            c->output[(((size_t)b * c->out_h + oy) * c->out_w + ox) * c->out_c + o] = requant_store(acc, &c->requant, o);
+            c->output[(((size_t)b * c->out_h + oy) * c->out_w + ox) * c->out_c + o] = requant_store((int32_t)acc, &c->requant, o);
         }
     }
 }
@@ -366,12 +371,12 @@ void sentio_qdepthwise_run(const sentio_qdepthwise *c, int begin, int end) {
 
 static inline int8_t qadd_one(int32_t a, int32_t b, const sentio_qadd_params *p) {
     if (p->xnnpack) {
-        int32_t v = (int32_t)((uint32_t)p->xnn_bias + (uint32_t)(a * p->xnn_a) + (uint32_t)(b * p->xnn_b)) >> p->xnn_shift;
+        int32_t v = (int32_t)((uint32_t)p->xnn_bias + (uint32_t)a * (uint32_t)p->xnn_a + (uint32_t)b * (uint32_t)p->xnn_b) >> p->xnn_shift;
         int32_t lo = p->out_min - p->out_zero, hi = p->out_max - p->out_zero;
         return (int8_t)((v < lo ? lo : v > hi ? hi : v) + p->out_zero);
     }
-    int32_t sa = requant_twice((a - p->a_zero) * (1 << p->left_shift), p->a_multiplier, p->a_shift);
-    int32_t sb = requant_twice((b - p->b_zero) * (1 << p->left_shift), p->b_multiplier, p->b_shift);
+    int32_t sa = requant_twice((int32_t)((uint32_t)(a - p->a_zero) << p->left_shift), p->a_multiplier, p->a_shift);
+    int32_t sb = requant_twice((int32_t)((uint32_t)(b - p->b_zero) << p->left_shift), p->b_multiplier, p->b_shift);
     int32_t v = requant_twice(sa + sb, p->out_multiplier, p->out_shift) + p->out_zero;
     return (int8_t)(v < p->out_min ? p->out_min : v > p->out_max ? p->out_max : v);
 }

@@ -27,13 +27,9 @@ struct ClassifyCommand: ParsableCommand {
         if let find { _ = try classifier.index(of: find) }
         if let bench {
             guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
-            return try Bench.report(bench) {
-                _ = try classifier.classify(photo, top: top)
-                if let find { _ = try classifier.find(find, in: photo, threshold: threshold) }
-            }
+            return try Bench.report(bench) { _ = try classifier.observe(photo, top: top, find: find, threshold: threshold) }
         }
-        let report = ClassificationObservation(classes: try classifier.classify(photo, top: top),
-                                               find: try find.map { try classifier.find($0, in: photo, threshold: threshold) })
+        let report = try classifier.observe(photo, top: top, find: find, threshold: threshold)
         if json { return try JSONOutput.print(report) }
         print("\(image): \(photo.width)×\(photo.height)")
         for c in report.classes { print(String(format: "  %5.1f%%  %@ (%d)", c.score * 100, c.label as NSString, c.index)) }

@@ -198,3 +198,44 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+/// Quantized operators on hand-made graphs: wide softmax rows, refusals by name.
+@Suite("Quantized operators")
+struct QuantizedOperatorTests {
+    static func softmaxGraph(depth: Int, inputScale: Float) -> Graph {
+        Graph(tensors: [TensorInfo(name: "x", shape: [1, depth], type: .int8, quantization: Quantization(scale: inputScale, zeroPoint: 0)),
+                        TensorInfo(name: "p", shape: [1, depth], type: .int8, quantization: Quantization(scale: 1.0 / 256, zeroPoint: -128))],
+              nodes: [Node(operation: .softmax(beta: 1), inputs: [0], outputs: [1])], inputs: [0], outputs: [1], format: "test")
+    }
+
+    @Test("SOFTMAX of 1,000 equal values: each 1/1000, below one step of 1/256, so the stored minimum")
+    func flatSoftmax() throws {
+        for arithmetic in QuantizedArithmetic.allCases {
+            for kernels in KernelChoice.allCases {
+                let interpreter = try Interpreter(graph: Self.softmaxGraph(depth: 1000, inputScale: 0.1), threads: 1, kernels: kernels, arithmetic: arithmetic)
+                try interpreter.setInput(0, bytes: [UInt8](repeating: 7, count: 1000))
+                interpreter.invoke()
+                // 1/1000 = 0.256 steps of 1/256, rounded to 0 steps: −128 stored (0x80).
+                #expect(interpreter.outputBytes(0) == [UInt8](repeating: 0x80, count: 1000), "\(arithmetic), \(kernels)")
+            }
+        }
+    }
+
+    @Test("a zero point outside its type, a constant activation, a broadcasting ADD: typed errors at load")
+    func refusals() throws {
+        // int8 output with zero point 200 is not an int8 value.
+        var bad = Self.softmaxGraph(depth: 4, inputScale: 0.1)
+        bad.tensors[1].quantization = Quantization(scale: 1.0 / 256, zeroPoint: 200)
+        #expect(throws: ModelError.self) { try CompiledModel(graph: bad) }
+        var constant = Self.softmaxGraph(depth: 4, inputScale: 0.1)
+        constant.tensors[0].constant = .int8([1, 2, 3, 4])
+        constant.inputs = []
+        #expect(throws: ModelError.self) { try CompiledModel(graph: constant) }
+        let q = Quantization(scale: 0.1, zeroPoint: 0)
+        let add = Graph(tensors: [TensorInfo(name: "a", shape: [1, 4], type: .int8, quantization: q),
+                                  TensorInfo(name: "b", shape: [1, 1], type: .int8, quantization: q),
+                                  TensorInfo(name: "c", shape: [1, 4], type: .int8, quantization: q)],
+                        nodes: [Node(operation: .add(.none), inputs: [0, 1], outputs: [2])], inputs: [0, 1], outputs: [2], format: "test")
+        #expect(throws: ModelError.self) { try CompiledModel(graph: add) }
+    }
+}

@@ -28,7 +28,7 @@ public enum GraphOptimizer {
                     throw ModelError.invalidGraph("node \(index) DEQUANTIZE: \(halves.count) values for shape \(graph.tensors[out].shape)")
                 }
                 graph.tensors[out].constant = .float32(halves.map(Half.toFloat))
-            case _ where live.contains(where: { graph.tensors[$0].type.isQuantized }):
+            case _ where live.contains(where: { graph.tensors[$0].type.isQuantized }) || graph.tensors[out].type.isQuantized:
                 // Quantized constants stay as they are: their kernels read them at load.
                 kept.append(node)
                 continue

@@ -65,8 +65,17 @@ extension KernelBuilder {
             let product = isFullyConnected ? Double(xq.scale * $0) : Double(xq.scale) * Double($0)
             return QuantizedMultiplier(product / Double(oq.scale))
         }
+        // Per-channel filter parameters run along the output channels: axis 0 of an OHWI
+        // filter or FC weights, axis 3 of a depthwise filter.
+        let isDepthwise = if case .depthwiseConv2D = node.operation { true } else { false }
+        if fq.isPerChannel, fq.axis != (isDepthwise ? 3 : 0) {
+            throw ModelError.unsupportedQuantization("node \(index) (\(node.operation.name)): filter quantized along axis \(fq.axis)")
+        }
         // XNNPACK's scales: input scale · filter scale / output scale in float32.
         let floatScales = arithmetic == .xnnpack ? perChannel(fq.scales).map { xq.scale * $0 / oq.scale } : nil
+        if let bad = floatScales?.first(where: { !$0.isFinite || $0 <= 0 }) {
+            throw ModelError.unsupportedQuantization("node \(index) (\(node.operation.name)): requantization scale \(bad)")
+        }
         return QuantizedConvParameters(inputZero: xq.zeroPoint, filterZeros: perChannel(fq.zeroPoints), bias: bias, multipliers: multipliers,
                                        outputZero: oq.zeroPoint, range: try oq.activationRange(activation, type: info(out).type),
                                        roundsOnce: isFullyConnected, floatScales: floatScales)
@@ -96,6 +105,10 @@ extension KernelBuilder {
             }
         }
 
+        // Activations live in the interpreter's memory: a constant in their place (which
+        // only a damaged or hand-made file has) is refused, as is a constant output.
+        if let t = inputs.first, t >= 0, info(t).isConstant { throw unsupported("input 0 is a constant") }
+        if info(output).isConstant { throw unsupported("the output is a constant") }
         switch node.operation {
         case let .conv2D(window, act):
             let (filter, wType) = try storedConstant(inputs[1], node, index: index)
@@ -176,7 +189,7 @@ extension KernelBuilder {
                 throw unsupported("inputs \(inType.rawValue) and \(info(inputs[1]).type.rawValue), output \(outType.rawValue)")
             }
             let oq = try perTensor(output, node, index: index)
-            let p = QuantizedAddParameters(input1: try perTensor(inputs[0], node, index: index), input2: try perTensor(inputs[1], node, index: index),
+            let p = try QuantizedAddParameters(input1: try perTensor(inputs[0], node, index: index), input2: try perTensor(inputs[1], node, index: index),
                                            output: oq, range: try oq.activationRange(act, type: outType), arithmetic: arithmetic)
             let count = outputShape.reduce(1, *)
             return bound { input, out in
@@ -236,6 +249,7 @@ extension KernelBuilder {
                     }
                 }
             }
+            guard inType.isQuantized else { throw unsupported("QUANTIZE of \(inType.rawValue)") }
             // An 8-bit value has 256 possible values: each one's requantization (TFLite's
             // `Requantize` arithmetic) is tabulated once and looked up.
             let xq = try perTensor(inputs[0], node, index: index)

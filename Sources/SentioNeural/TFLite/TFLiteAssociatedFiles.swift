@@ -33,10 +33,12 @@ public enum TFLiteAssociatedFiles {
         func fail(_ why: String) -> ModelError { .malformed("associated files: \(why)") }
         // The end-of-central-directory record, within the last 64 KiB + 22 bytes.
         guard bytes.count >= 22 else { return [] }
+        // Its comment must reach exactly to the end of the file: the same four bytes inside a
+        // model's weights are not a directory.
         var eocd: Int?
         var at = bytes.count - 22
         while at >= max(0, bytes.count - 22 - 65_535) {
-            if u32(at) == 0x0605_4B50 { eocd = at; break }
+            if u32(at) == 0x0605_4B50 && at + 22 + u16(at + 20) == bytes.count { eocd = at; break }
             at -= 1
         }
         guard let end = eocd else { return [] }

@@ -99,6 +99,9 @@ public enum TFLiteLoader {
         }
         let sparsity = try t.table(6, "sparsity").map { try sparseFormat($0, tensor: index) }
         let quantization = try t.table(4, "quantization").flatMap { try self.quantization($0, shape: shape, tensor: index, name: name) }
+        if type.isQuantized, let q = quantization, let z = q.zeroPoints.first(where: { !type.integerRange.contains($0) }) {
+            throw ModelError.malformed("tensor \(index) '\(name)' is \(type.rawValue) with zero point \(z)")
+        }
         if type.isQuantized, quantization == nil {
             throw ModelError.malformed("tensor \(index) '\(name)' is \(type.rawValue) without quantization parameters")
         }
@@ -153,7 +156,7 @@ public enum TFLiteLoader {
         if zeroPoints.isEmpty { zeroPoints = [Int32](repeating: 0, count: scales.count) }
         let axis = Int(try q.integer(6, Int32.self))
         guard zeroPoints.count == scales.count, scales.allSatisfy({ $0.isFinite && $0 > 0 }) else {
-            throw ModelError.unsupportedQuantization("tensor \(tensor) '\(name)': \(scales.count) scales, \(zeroPoints.count) zero points, scales \(scales.prefix(4))")
+            throw ModelError.malformed("tensor \(tensor) '\(name)': \(scales.count) scales, \(zeroPoints.count) zero points, scales \(scales.prefix(4))")
         }
         if scales.count > 1 {
             guard axis >= 0, axis < shape.count, shape[axis] == scales.count else {

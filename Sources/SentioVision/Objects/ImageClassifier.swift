@@ -126,8 +126,11 @@ public final class ImageClassifier {
 
     /// The `top` most probable classes of `image`.
     public func classify(_ image: Image, top: Int = 5) throws -> [ImageClass] {
-        let p = try probabilities(image)
-        return p.indices.sorted { (p[$0], -$0) > (p[$1], -$1) }.prefix(max(0, top)).map {
+        ranked(try probabilities(image), top: top)
+    }
+
+    private func ranked(_ p: [Double], top: Int) -> [ImageClass] {
+        p.indices.sorted { (p[$0], -$0) > (p[$1], -$1) }.prefix(max(0, top)).map {
             ImageClass(index: $0, label: labels[$0], score: p[$0])
         }
     }
@@ -146,11 +149,20 @@ public final class ImageClassifier {
 
     /// Whether `label` is in `image`: its best probability over the whole frame and its tiles.
     public func find(_ label: String, in image: Image, threshold: Double = ImageClassifier.defaultThreshold) throws -> ObjectSearch {
+        try observe(image, top: 0, find: label, threshold: threshold).find!
+    }
+
+    /// The top classes of `image` and, with `find`, the search for that class: the whole
+    /// frame is classified once for both.
+    public func observe(_ image: Image, top: Int = 5, find label: String? = nil,
+                        threshold: Double = ImageClassifier.defaultThreshold) throws -> ClassificationObservation {
+        let whole = try probabilities(image)
+        guard let label else { return ClassificationObservation(classes: ranked(whole, top: top)) }
         let i = try index(of: label)
-        var best = try probabilities(image)[i]
+        var best = whole[i]
         for tile in ImageClassifier.tiles(width: image.width, height: image.height) where tile.width >= 16 {
             best = max(best, try probabilities(try image.cropped(to: tile))[i])
         }
-        return ObjectSearch(label: labels[i], score: best, found: best >= threshold)
+        return ClassificationObservation(classes: ranked(whole, top: top), find: ObjectSearch(label: labels[i], score: best, found: best >= threshold))
     }
 }

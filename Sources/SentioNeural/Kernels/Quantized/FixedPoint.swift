@@ -84,15 +84,20 @@ extension Quantization {
     public func activationRange(_ activation: Activation, type: ElementType) throws -> ClosedRange<Int32> {
         let range = type.integerRange
         func quantize(_ x: Float) -> Int32 {
-            let v = Int64((Double(x) / Double(scale)).rounded(.toNearestOrAwayFromZero)) + Int64(zeroPoint)
-            return Int32(clamping: v)
+            let q = max(-1e12, min(1e12, (Double(x) / Double(scale)).rounded(.toNearestOrAwayFromZero)))
+            return Int32(clamping: Int64(q) + Int64(zeroPoint))
         }
+        let (low, high): (Int32, Int32)
         switch activation {
-        case .none: return range
-        case .relu: return max(range.lowerBound, quantize(0)) ... range.upperBound
-        case .relu6: return max(range.lowerBound, quantize(0)) ... min(range.upperBound, quantize(6))
-        case .reluN1To1: return max(range.lowerBound, quantize(-1)) ... min(range.upperBound, quantize(1))
+        case .none: (low, high) = (range.lowerBound, range.upperBound)
+        case .relu: (low, high) = (max(range.lowerBound, quantize(0)), range.upperBound)
+        case .relu6: (low, high) = (max(range.lowerBound, quantize(0)), min(range.upperBound, quantize(6)))
+        case .reluN1To1: (low, high) = (max(range.lowerBound, quantize(-1)), min(range.upperBound, quantize(1)))
         case .tanh: throw ModelError.unsupportedQuantization("a fused TANH on a quantized operator")
         }
+        guard low <= high else {
+            throw ModelError.unsupportedQuantization("\(activation.rawValue) leaves no values of \(type.rawValue) (scale \(scale), zero point \(zeroPoint))")
+        }
+        return low ... high
     }
 }

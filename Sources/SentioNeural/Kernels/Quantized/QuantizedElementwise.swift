@@ -21,7 +21,7 @@ struct QuantizedAddParameters: Sendable {
     /// zero points and the rounding half.
     var xnnpack: (a: Int32, b: Int32, shift: Int32, bias: Int32)?
 
-    init(input1: Quantization, input2: Quantization, output: Quantization, range: ClosedRange<Int32>, arithmetic: QuantizedArithmetic) {
+    init(input1: Quantization, input2: Quantization, output: Quantization, range: ClosedRange<Int32>, arithmetic: QuantizedArithmetic) throws {
         let twiceMax = 2 * max(Double(input1.scale), Double(input2.scale))
         inputZeros = (input1.zeroPoint, input2.zeroPoint)
         inputMultipliers = (QuantizedMultiplier(Double(input1.scale) / twiceMax), QuantizedMultiplier(Double(input2.scale) / twiceMax))
@@ -30,11 +30,15 @@ struct QuantizedAddParameters: Sendable {
         self.range = range
         if arithmetic == .xnnpack {
             let aScale = input1.scale / output.scale, bScale = input2.scale / output.scale
+            // XNNPACK accepts input-to-output scale ratios in [2⁻¹⁰, 2⁸) only.
+            guard [aScale, bScale].allSatisfy({ $0 >= 0x1p-10 && $0 < 0x1p8 }) else {
+                throw ModelError.unsupportedQuantization("ADD with input/output scale ratios \(aScale) and \(bScale) (XNNPACK's arithmetic takes 2⁻¹⁰ to 2⁸)")
+            }
             let exponent = Int32(max(aScale, bScale).bitPattern >> 23) - 127
             let shift = min(30, max(1, 20 - exponent))
             // scale · 2^shift rounded to nearest even (XNNPACK adds to the float's exponent).
             func multiplier(_ scale: Float) -> Int32 {
-                Int32(clamping: Int64((Double(scale) * Double(1 << UInt32(shift))).rounded(.toNearestOrEven)))
+                Int32((Double(scale) * Double(1 << UInt32(shift))).rounded(.toNearestOrEven))
             }
             let (ma, mb) = (multiplier(aScale), multiplier(bScale))
             xnnpack = (ma, mb, shift, (Int32(1) << (shift - 1)) &- ma &* input1.zeroPoint &- mb &* input2.zeroPoint)

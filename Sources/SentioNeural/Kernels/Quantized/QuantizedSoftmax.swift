@@ -43,9 +43,12 @@ struct QuantizedSoftmax: Sendable {
             return x << Int32(exponent)
         }
         guard exponent < 0 else { return x }
-        let mask = Int32((Int64(1) << -exponent) - 1)
+        // In 64 bits: a row of many near-equal values sums past 2²⁸ and asks for shifts of
+        // 32 and more, where TFLite's 32-bit arithmetic is undefined (the result is 0 or −1).
+        let e = Int64(min(-exponent, 62))
+        let mask = (Int64(1) << e) - 1
         let threshold = (mask >> 1) + (x < 0 ? 1 : 0)
-        return (x >> Int32(-exponent)) + ((x & mask) > threshold ? 1 : 0)
+        return Int32((Int64(x) >> e) + ((Int64(x) & mask) > threshold ? 1 : 0))
     }
 
     /// exp(a) for a ∈ [−¼, 0), both Q0.31: a Taylor expansion around −⅛.
