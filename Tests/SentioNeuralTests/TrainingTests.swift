@@ -96,3 +96,36 @@ struct TrainingTests {
         #expect(throws: TrainingError.invalidData("label 7 of 2 classes")) { try net.fit(wrong, epochs: 1, batchSize: 1, optimizer: .adam(learningRate: 0.1)) }
     }
 }
+
+/// A trained network written as TFLite and read back by SentioNeural's own loader.
+@Suite("Training export")
+struct TrainingExportTests {
+    @Test("the exported model gives the network's own probabilities (reference and fast kernels)")
+    func roundTrip() throws {
+        let net = try SequentialNetwork(inputShape: [12, 12, 1], layers: [
+            Conv2DLayer(filters: 4, kernel: 3), ReLULayer(), Conv2DLayer(filters: 6, kernel: 3), ReLULayer(), MaxPoolLayer(),
+            DropoutLayer(rate: 0.25), DenseLayer(units: 10), ReLULayer(), DropoutLayer(rate: 0.5), DenseLayer(units: 3),
+        ], seed: 21)
+        var random = SeededGenerator(seed: 8)
+        let inputs = (0 ..< 32 * 144).map { _ in Float(random.nextUnit()) }
+        let data = try LabeledSamples(shape: [12, 12, 1], inputs: inputs, labels: (0 ..< 32).map { $0 % 3 })
+        try net.fit(data, epochs: 2, batchSize: 8, optimizer: .adam(learningRate: 0.01))
+        let bytes = try net.tfliteModel()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sentio-export-\(getpid()).tflite").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let graph = try ModelLoader.load(path: path)
+        #expect(graph.operatorCounts == ["CONV_2D": 2, "MAX_POOL_2D": 1, "RESHAPE": 1, "FULLY_CONNECTED": 2, "SOFTMAX": 1])
+        for kernels in KernelChoice.allCases {
+            let interpreter = try Interpreter(graph: try ModelLoader.load(path: path), threads: 1, kernels: kernels)
+            for sample in 0 ..< 4 {
+                let x = Array(inputs[sample * 144 ..< (sample + 1) * 144])
+                try interpreter.setInput(0, x)
+                interpreter.invoke()
+                let ours = net.predict(x, batch: 1)
+                let worst = zip(interpreter.output(0), ours).map { abs($0 - $1) }.max()!
+                #expect(worst < 1e-5, "\(kernels), sample \(sample): \(worst)")
+            }
+        }
+    }
+}
