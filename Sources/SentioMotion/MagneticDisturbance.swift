@@ -84,6 +84,11 @@ struct MagneticDisturbanceDetector: Sendable {
     private var candidateTime = 0.0
     private var undisturbedTime = 0.0
     private var rejectedTime = 0.0
+    /// Whether the rejection budget is whole: no disturbance yet, or the field has stayed
+    /// undisturbed for half as long as it was disturbed since (undisturbed time earns the budget
+    /// back `rejectionFactor` times as fast). Only a settled field teaches the filter the
+    /// sensor's properties (the magnetometer's delay, the gyroscope's heading drift).
+    var settled: Bool { rejectedTime == 0 }
     /// Per-sample gains of the two low-passes, redesigned when the sample period changes.
     private var currentGain = 1.0, referenceGain = 0.0, gainStep = 0.0
 

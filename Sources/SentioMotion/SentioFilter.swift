@@ -182,7 +182,8 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
             // the device had when it was taken (the product is mEarth all the same).
             let then = magnetometerDelay == 0 ? attitude6D : attitude6D * Quaternion(rotationVector: w * -magnetometerDelay)
             if let b = deviceFixed.add(m: raw, e: mEarth, attitude: then,
-                                       expected: Vector3(horizontal * sinDelta, horizontal * cosDelta, vertical), dt: dt) {
+                                       expected: Vector3(horizontal * sinDelta, horizontal * cosDelta, vertical),
+                                       turn: rateEarth.z * dt, scale: drift.scale, dt: dt) {
                 let bNorm = b.norm
                 let field = MagneticDisturbanceDetector.Field(norm: bNorm, dipCos: (b.x * b.x + b.y * b.y).squareRoot() / bNorm, dipSin: b.z / bNorm)
                 if reference.accepts(field) {
@@ -207,8 +208,14 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
         if factor == 1 {
             magUpdates += 1
             if magUpdates < 10_000_000 { k = max(k, 1 / Double(magUpdates)) }
-            learnDelay(rateEarth: rateEarth, field: Vector3(across, along, mEarth.z))
-            drift.add(heading: delta + d, prior: driftPrior)
+            // The sensor's delay and drift are learned only from a settled field: a field that
+            // flickers in and out of the thresholds (a weak magnet on the device, a vibration
+            // motor's) passes them where its disturbance happens to line up, and those samples
+            // taught a delay of −38 ms on trial 35 (see `MagneticDisturbanceDetector.settled`).
+            if magnetic.settled {
+                learnDelay(rateEarth: rateEarth, field: Vector3(across, along, mEarth.z))
+                drift.add(heading: delta + d, prior: driftPrior)
+            }
         }
         turnHeading(by: k * d)
     }
