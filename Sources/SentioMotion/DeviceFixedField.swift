@@ -75,12 +75,18 @@ struct DeviceFixedField: Sendable {
     private(set) var active = false
     /// |h| of the last trusted fit (µT), 0 while there is none.
     private(set) var offset = 0.0
-    /// An offset this large (µT) is a disturbance of its own, well above the fit's noise: while
-    /// the fit holds one, the field is not the earth's even where its magnitude and dip happen
-    /// to match the reference's (the device-fixed field added to the earth's can have both),
-    /// so the fit keeps the heading.
-    static let significantOffset = 5.0
-    var holds: Bool { active && offset > Self.significantOffset }
+    /// The scale error the last trusted fit measured (c against b, rad of heading per rad of turn).
+    private(set) var fittedScale = 0.0
+    /// An offset larger than this (µT) is a disturbance of its own: while the fit holds one, the
+    /// field is not the earth's even where its magnitude and dip happen to match the reference's
+    /// (the device-fixed field added to the earth's can have both), so the fit keeps the
+    /// heading. The size: an offset that can turn the horizontal field by more than the
+    /// detector's 10° (`MagneticDisturbanceDetector.cosDipThreshold`), sin 10° of the expected
+    /// horizontal field — 2.8 µT on BROAD's 16 µT. (It was 5 µT, which the vibration motor of
+    /// BROAD's trial 26, about 3.9 µT fixed to the device, stayed under.) Set when a fit starts.
+    private(set) var significantOffset = 0.0
+    static let sinDipThreshold = (1 - MagneticDisturbanceDetector.cosDipThreshold * MagneticDisturbanceDetector.cosDipThreshold).squareRoot()
+    var holds: Bool { active && offset > significantOffset }
     private var forgetting = 1.0, residualGain = 1.0, lambda = 0.0, gainStep = 0.0
 
     /// Forgets the fit: the next disturbance starts afresh.
@@ -102,7 +108,7 @@ struct DeviceFixedField: Sendable {
         }
         if active {
             // The sample against the current fit, before it is added.
-            let (b, h) = solve()
+            let (b, h, _) = solve()
             let r = e - b - q.rotate(h)
             residual += residualGain * (r.norm - residual)
             if residual > Self.maxResidual { active = false; offset = 0 }
@@ -118,6 +124,7 @@ struct DeviceFixedField: Sendable {
             // radian of vertical turn: db/dψ = (b_y, −b_x, 0) for ψ clockwise from north.
             driftPrior = Vector3(expected.y, -expected.x, 0) * scale
             let horizontal = (expected.x * expected.x + expected.y * expected.y).squareRoot()
+            significantOffset = Self.sinDipThreshold * horizontal
             let spread = max(HeadingDrift.scaleSpread * horizontal, 1e-3)
             driftWeight = (Self.fieldNoise * Self.fieldNoise) / (spread * spread) * (HeadingDrift.errorCorrelationTime / dt)
         }
@@ -138,8 +145,10 @@ struct DeviceFixedField: Sendable {
         sumM = sumM * forgetting + m
         window += dt
         guard window >= Self.minWindow else { offset = 0; return nil }
-        let (b, h) = solve()
+        let (b, h, c) = solve()
         offset = h.norm
+        let bh2 = b.x * b.x + b.y * b.y
+        fittedScale = bh2 > 0 ? (c.0 * b.y - c.1 * b.x) / bh2 : 0
         return b
     }
 
@@ -149,7 +158,7 @@ struct DeviceFixedField: Sendable {
 
     /// b, c and h from the sums (see the type's comment). The normal equations in (b, c, h);
     /// h eliminated (h = (Σm − Sᵀb − Qᵀc)/n, Q the rows q₀, q₁), then c (2×2), leaving 3×3 in b.
-    private func solve() -> (b: Vector3, h: Vector3) {
+    private func solve() -> (b: Vector3, h: Vector3, c: (Double, Double)) {
         let inverseN = 1 / n
         // The b block: A = (n + λ)I − S·Sᵀ/n.
         let d = n + lambda
@@ -186,6 +195,6 @@ struct DeviceFixedField: Sendable {
         let r0 = rc0 - (b00 * b.x + b10 * b.y + b20 * b.z), r1 = rc1 - (b01 * b.x + b11 * b.y + b21 * b.z)
         let c = (i00 * r0 + i01 * r1, i01 * r0 + i11 * r1)
         let h = (sumM - (s0 * b.x + s1 * b.y + s2 * b.z) - (q0 * c.0 + q1 * c.1)) * inverseN
-        return (b, h)
+        return (b, h, c)
     }
 }

@@ -171,7 +171,11 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
                                      rotating: w.dot(w) > MagneticDisturbanceDetector.newFieldMinRate * MagneticDisturbanceDetector.newFieldMinRate,
                                      deviceFixed: deviceFixed.holds, dt: dt)
         let (cosDelta, sinDelta) = (halfCos * halfCos - halfSin * halfSin, 2 * halfCos * halfSin)
-        if factor < 1 || deviceFixed.holds {
+        // A fit, once started, runs until the field has settled (`MagneticDisturbanceDetector.settled`),
+        // not only while samples leave the thresholds: a weak device-fixed field (a small magnet,
+        // a vibration motor's) flickers in and out of them, and only a fit through the whole
+        // stretch sees that it is device-fixed.
+        if factor < 1 || deviceFixed.holds || (deviceFixed.active && !magnetic.settled) {
             // Disturbed: the earth's field may still be had if the disturbance moves with the
             // device (`DeviceFixedField`).
             let reference = magnetic.reference
@@ -187,6 +191,10 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
                 let bNorm = b.norm
                 let field = MagneticDisturbanceDetector.Field(norm: bNorm, dipCos: (b.x * b.x + b.y * b.y).squareRoot() / bNorm, dipSin: b.z / bNorm)
                 if reference.accepts(field) {
+                    // The heading is predicted with the drift the fit measured (rather than the
+                    // one learned before, already applied above), so that it follows the field
+                    // now instead of lagging it by the drift over τ.
+                    turnHeading(by: (deviceFixed.fittedScale - drift.scale) * rateEarth.z * dt)
                     turnHeading(by: magGain * Self.angle(b.x * cosDelta - b.y * sinDelta, b.y * cosDelta + b.x * sinDelta))
                     return
                 }
