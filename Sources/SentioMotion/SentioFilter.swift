@@ -219,7 +219,8 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
             // The sensor's delay and drift are learned only from a settled field: a field that
             // flickers in and out of the thresholds (a weak magnet on the device, a vibration
             // motor's) passes them where its disturbance happens to line up, and those samples
-            // taught a delay of −38 ms on trial 35 (see `MagneticDisturbanceDetector.settled`).
+            // taught a delay of −38 ms on trial 35 (with the device-fixed fit turned off) and of
+            // 21 ms on trial 26 (12–13 ms elsewhere); see `MagneticDisturbanceDetector.settled`.
             if magnetic.settled {
                 learnDelay(rateEarth: rateEarth, field: Vector3(across, along, mEarth.z))
                 drift.add(heading: delta + d, prior: driftPrior)
