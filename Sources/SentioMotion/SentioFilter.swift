@@ -220,7 +220,7 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
             // flickers in and out of the thresholds (a weak magnet on the device, a vibration
             // motor's) passes them where its disturbance happens to line up, and those samples
             // taught a delay of −38 ms on trial 35 (with the device-fixed fit turned off) and of
-            // 21 ms on trial 26 (12–13 ms elsewhere); see `MagneticDisturbanceDetector.settled`.
+            // 21 ms on trial 26 (10–16 ms on the other BROAD trials); see `MagneticDisturbanceDetector.settled`.
             if magnetic.settled {
                 learnDelay(rateEarth: rateEarth, field: Vector3(across, along, mEarth.z))
                 drift.add(heading: delta + d, prior: driftPrior)
