@@ -99,8 +99,8 @@ struct MagneticDisturbanceTests {
         }
     }
 
-    /// A magnet attached while the gyroscope's frame drifts against north. BROAD's IMU reads its
-    /// rate about 0.45 % low, so every turn about the vertical turns the 6D frame; on trials 35
+    /// A magnet attached while the gyroscope's frame drifts against north: a gyroscope's scale
+    /// error turns the 6D frame with every turn about the vertical (`HeadingDrift`); on trials 35
     /// and 36 (weak magnets attached before any undisturbed turning) that drift was 0.13–0.2°/s,
     /// and a fit that holds the earth's field constant in that frame lagged it by 2–3°. Here the
     /// gyroscope of trial 02 is scaled by a further ±1 % (`HeadingDrift.scaleSpread`, the
