@@ -43,16 +43,6 @@ struct Butterworth: Sendable {
 public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
     public var tauAcc = 3.0
     public var tauMag = 9.0
-    /// The magnetometer's delay behind the gyroscope (s) assumed until it has been learned:
-    /// the prior of the delay's fit (`learnDelay`), which rotation replaces within seconds.
-    /// The default, 12.9 ms, is the median of the delays this filter learned (with a prior of
-    /// zero, filter of 462ec44, at each trace's end) on the five BROAD fixture trials: 02 12.3,
-    /// 07 12.9, 16 13.2, 25 10.4, 30 12.9 ms — chosen on those alone, not on the other trials.
-    /// Without it, a device-fixed field that comes before any undisturbed turning (BROAD trial
-    /// 35) is fitted with no delay at all while the device turns fast. A live phone's sensors
-    /// may lag by something else: the prior only holds until the delay is learned (a few
-    /// seconds of undisturbed turning outweigh it). Zero gives the filter as it was before.
-    public var magnetometerDelayPrior = 0.0129
     private var gyroQuat = Quaternion.identity
     private var accQuat = Quaternion.identity
     private var delta = 0.0
@@ -84,8 +74,8 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
     static let lagMemory = 100.0
     /// The fit's prior (µT²/s², the weight of "no delay"): the residual noise (about 2 µT:
     /// sensor noise and the field's inhomogeneity) squared over a prior spread of the delay of
-    /// 20 ms about `magnetometerDelayPrior` — so a few seconds of rotation outweigh it, and a
-    /// device that never turns keeps the prior.
+    /// 20 ms — so a few seconds of rotation outweigh it, and a device that never turns keeps
+    /// a delay of zero.
     static let lagPrior = (2.0 * 2.0) / (0.02 * 0.02)
     /// Largest delay believed (s): a magnetometer sampled at 10 Hz or faster lags by less.
     static let maxLag = 0.1
@@ -100,10 +90,7 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
 
     /// The magnetometer's delay behind the gyroscope (s), learned while the field is undisturbed
     /// and the device turns: each magnetometer sample is turned back by the rotation over it.
-    /// `magnetometerDelayPrior` until the first undisturbed turning has been seen.
-    public var magnetometerDelay: Double { learnedDelay ?? magnetometerDelayPrior }
-    /// The delay's fit, once it has had a sample.
-    private var learnedDelay: Double?
+    public private(set) var magnetometerDelay = 0.0
 
     /// 6D attitude (heading arbitrary but continuous).
     public var quaternion6D: Quaternion { attitude6D }
@@ -248,8 +235,7 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
     /// direction b (north, at the reference dip): L = Σ (e − b)·(ω × b) / Σ |ω × b|², where
     /// (e − b)·(ω × b) = e·(ω × b) since b ⊥ ω × b. `field` was already turned back by the
     /// current estimate, so that estimate is added back to each product. The sums forget
-    /// over `lagMemory`, and the prior keeps L at `magnetometerDelayPrior` until rotation has
-    /// shown it: L = (Σ products + prior weight · prior) / (Σ squares + prior weight).
+    /// over `lagMemory`, and the prior keeps L at zero until rotation has shown it.
     @inline(__always) private mutating func learnDelay(rateEarth r6: Vector3, field e: Vector3) {
         let reference = magnetic.reference
         let length = (reference.dipCos * reference.dipCos + reference.dipSin * reference.dipSin).squareRoot()
@@ -262,7 +248,7 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
         let uu = u.dot(u)
         lagProducts = lagProducts * lagForgetting + e.dot(u) + magnetometerDelay * uu
         lagSquares = lagSquares * lagForgetting + uu
-        learnedDelay = min(max((lagProducts + Self.lagPrior * magnetometerDelayPrior) / (lagSquares + Self.lagPrior), -Self.maxLag), Self.maxLag)
+        magnetometerDelay = min(max(lagProducts / (lagSquares + Self.lagPrior), -Self.maxLag), Self.maxLag)
     }
 
     /// atan2(y, x), by its series when the angle is under 0.1 rad (steady tracking; the error
