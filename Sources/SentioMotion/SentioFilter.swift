@@ -171,7 +171,11 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
                                      rotating: w.dot(w) > MagneticDisturbanceDetector.newFieldMinRate * MagneticDisturbanceDetector.newFieldMinRate,
                                      deviceFixed: deviceFixed.holds, dt: dt)
         let (cosDelta, sinDelta) = (halfCos * halfCos - halfSin * halfSin, 2 * halfCos * halfSin)
-        if factor < 1 || deviceFixed.holds {
+        // A fit, once started, runs until the field has settled (`MagneticDisturbanceDetector.settled`),
+        // not only while samples leave the thresholds: a weak device-fixed field (a small magnet,
+        // a vibration motor's) flickers in and out of them, and only a fit through the whole
+        // stretch sees that it is device-fixed.
+        if factor < 1 || deviceFixed.holds || (deviceFixed.active && !magnetic.settled) {
             // Disturbed: the earth's field may still be had if the disturbance moves with the
             // device (`DeviceFixedField`).
             let reference = magnetic.reference
@@ -182,10 +186,15 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
             // the device had when it was taken (the product is mEarth all the same).
             let then = magnetometerDelay == 0 ? attitude6D : attitude6D * Quaternion(rotationVector: w * -magnetometerDelay)
             if let b = deviceFixed.add(m: raw, e: mEarth, attitude: then,
-                                       expected: Vector3(horizontal * sinDelta, horizontal * cosDelta, vertical), dt: dt) {
+                                       expected: Vector3(horizontal * sinDelta, horizontal * cosDelta, vertical),
+                                       turn: rateEarth.z * dt, scale: drift.scale, dt: dt) {
                 let bNorm = b.norm
                 let field = MagneticDisturbanceDetector.Field(norm: bNorm, dipCos: (b.x * b.x + b.y * b.y).squareRoot() / bNorm, dipSin: b.z / bNorm)
                 if reference.accepts(field) {
+                    // The heading is predicted with the drift the fit measured (rather than the
+                    // one learned before, already applied above), so that it follows the field
+                    // now instead of lagging it by the drift over τ.
+                    turnHeading(by: (deviceFixed.fittedScale - drift.scale) * rateEarth.z * dt)
                     turnHeading(by: magGain * Self.angle(b.x * cosDelta - b.y * sinDelta, b.y * cosDelta + b.x * sinDelta))
                     return
                 }
@@ -207,8 +216,15 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
         if factor == 1 {
             magUpdates += 1
             if magUpdates < 10_000_000 { k = max(k, 1 / Double(magUpdates)) }
-            learnDelay(rateEarth: rateEarth, field: Vector3(across, along, mEarth.z))
-            drift.add(heading: delta + d, prior: driftPrior)
+            // The sensor's delay and drift are learned only from a settled field: a field that
+            // flickers in and out of the thresholds (a weak magnet on the device, a vibration
+            // motor's) passes them where its disturbance happens to line up, and those samples
+            // taught a delay of −38 ms on trial 35 (with the device-fixed fit turned off) and of
+            // 21 ms on trial 26 (10–16 ms on the other BROAD trials); see `MagneticDisturbanceDetector.settled`.
+            if magnetic.settled {
+                learnDelay(rateEarth: rateEarth, field: Vector3(across, along, mEarth.z))
+                drift.add(heading: delta + d, prior: driftPrior)
+            }
         }
         turnHeading(by: k * d)
     }
