@@ -146,6 +146,12 @@ public final class SequentialNetwork {
         let state = OptimizerState(optimizer, parameters: parameters)
         let size = inputShape.reduce(1, *)
         var order = Array(0 ..< data.count)
+        // Own the pool's workers for the whole run, so the layers' jobs are shared out.
+        try pool.withWorkers { try train(data, epochs: epochs, batchSize: batchSize, state: state, size: size, order: &order, pool: pool, progress: progress) }
+    }
+
+    private func train(_ data: LabeledSamples, epochs: Int, batchSize: Int, state: OptimizerState, size: Int, order: inout [Int],
+                       pool: ThreadPool, progress: (EpochReport) -> Void) throws {
         for epoch in 1 ... epochs {
             let start = Self.now()
             order.shuffle(using: &random)
@@ -171,6 +177,10 @@ public final class SequentialNetwork {
     /// The share of `data` whose most probable class is its label.
     public func accuracy(_ data: LabeledSamples, pool: ThreadPool = .serial) -> Double {
         let size = inputShape.reduce(1, *)
+        return pool.withWorkers { countRight(data, size: size, pool: pool) }
+    }
+
+    private func countRight(_ data: LabeledSamples, size: Int, pool: ThreadPool) -> Double {
         var right = 0
         var first = 0
         while first < data.count {
