@@ -129,3 +129,34 @@ struct TrainingExportTests {
         }
     }
 }
+
+/// Quick, Draw! data: the fixtures' files read, bad files named.
+@Suite("Drawings")
+struct DrawingSetTests {
+    @Test("the fixtures' doodles: 7 classes, bitmaps and rendered strokes, every fifth held out", .requires(fixture: "senses/quickdraw"))
+    func fixtures() throws {
+        let set = try DrawingSet(directory: try Fixtures.required("senses/quickdraw") + "/senses/quickdraw")
+        #expect(set.classes == ["alarm clock", "apple", "blueberry", "circle", "light bulb", "pear", "potato"])
+        // senses/SOURCES.md: 2,000 apple and 3,333 circle bitmaps, 17 stroke drawings per class.
+        #expect(set.drawings.map(\.count) == [17, 2017, 17, 3350, 17, 17, 17])
+        #expect(set.drawings.allSatisfy { $0.allSatisfy { $0.count == 784 && $0.contains { $0 > 0.5 } && $0.allSatisfy { (0 ... 1).contains($0) } } })
+        let (train, test) = try set.split()
+        #expect(train.count + test.count == 5452)
+        // Per class ⌊n / 5⌋ held out: 3 · 5 + 403 + 670 = 1,088.
+        #expect(test.count == 1088)
+    }
+
+    @Test("a file that is not a drawing is an error naming it")
+    func badFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sentio-drawings-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try Data("not numpy".utf8).write(to: URL(fileURLWithPath: dir + "/cat__x.npy"))
+        #expect(throws: TrainingError.invalidData("\(dir)/cat__x.npy: not a numpy .npy file")) { try DrawingSet(directory: dir) }
+        try FileManager.default.removeItem(atPath: dir + "/cat__x.npy")
+        try Data("{\"word\": \"cat\"}\n".utf8).write(to: URL(fileURLWithPath: dir + "/cat__y.ndjson"))
+        #expect(throws: TrainingError.invalidData("\(dir)/cat__y.ndjson line 1: not a drawing")) { try DrawingSet(directory: dir) }
+        try FileManager.default.removeItem(atPath: dir + "/cat__y.ndjson")
+        #expect(throws: TrainingError.self) { try DrawingSet(directory: dir) }
+    }
+}
