@@ -31,7 +31,7 @@ struct ModelStoreTests {
         let store = ModelStore()
         // The manifest lists what fetch-models puts there; every row must resolve.
         let models = try Self.manifestModels()
-        #expect(models.count == 18)
+        #expect(models.count == 19, "18 MediaPipe and dlib models and EfficientNet-Lite0 int8")
         for name in models {
             let path = try store.path(of: name)
             #expect(FileManager.default.fileExists(atPath: path))

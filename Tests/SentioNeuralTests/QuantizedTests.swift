@@ -116,7 +116,7 @@ struct QuantizedKernelTests {
     /// int8 output; random values from a fixed seed.
     static func layer(_ operation: Operator, input: [Int], filter: [Int]?, perChannel: Bool, output: [Int], seed: UInt64,
                       second: Bool = false) -> Layer {
-        var rng = SplitMix(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         func bytes(_ n: Int) -> [Int8] { (0 ..< n).map { _ in Int8(truncatingIfNeeded: rng.next()) } }
         var tensors = [TensorInfo(name: "x", shape: input, type: .int8, quantization: Quantization(scale: 0.05, zeroPoint: -7))]
         var inputs = [0]
@@ -183,19 +183,6 @@ struct QuantizedKernelTests {
                 #expect(try Self.outputs(layer, .fast, threads: 1, arithmetic: arithmetic) == reference, "\(arithmetic)")
             }
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so the random layers are the same on every run.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

@@ -160,3 +160,42 @@ struct DrawingSetTests {
         #expect(throws: TrainingError.self) { try DrawingSet(directory: dir) }
     }
 }
+
+/// A trained judge on strokes as a touchscreen gives them.
+@Suite("Drawing judge")
+struct DrawingJudgeTests {
+    @Test("a judge trained on two shapes tells a drawn circle from a drawn line; bad drawings are errors")
+    func judges() throws {
+        // Two classes made by hand: circles and near-horizontal lines at random sizes and
+        // places, fitted to the 256 box as Quick, Draw!'s drawings are.
+        var random = SeededGenerator(seed: 12)
+        func circle() -> [[[Double]]] {
+            let (cx, cy, r) = (60 + random.nextUnit() * 130, 60 + random.nextUnit() * 130, 30 + random.nextUnit() * 30)
+            let angles = (0 ... 24).map { Double($0) / 24 * 2 * Double.pi }
+            return [[angles.map { cx + r * cos($0) }, angles.map { cy + r * sin($0) }]]
+        }
+        func line() -> [[[Double]]] {
+            let (x, y, l) = (20 + random.nextUnit() * 60, 40 + random.nextUnit() * 170, 80 + random.nextUnit() * 100)
+            return [[[x, x + l], [y, y + random.nextUnit() * 10]]]
+        }
+        var inputs: [Float] = [], labels: [Int] = []
+        for i in 0 ..< 80 {
+            inputs += try DrawingSet.render(try DrawingSet.fit(i % 2 == 0 ? circle() : line()))
+            labels.append(i % 2)
+        }
+        let data = try LabeledSamples(shape: [28, 28, 1], inputs: inputs, labels: labels)
+        let net = try SequentialNetwork(inputShape: [28, 28, 1], layers: [
+            Conv2DLayer(filters: 4, kernel: 3), ReLULayer(), MaxPoolLayer(), DenseLayer(units: 2),
+        ], seed: 2)
+        try net.fit(data, epochs: 8, batchSize: 16, optimizer: .adam(learningRate: 0.01))
+        let model = try CompiledModel(graph: try TFLiteLoader.load(MappedFile(bytes: try net.tfliteModel())))
+        let judge = try DrawingJudge(model: model, classes: ["circle", "line"])
+        // Drawn at another size and place: the judge fits the drawing to the box first.
+        let angles = (0 ... 30).map { Double($0) / 30 * 2 * Double.pi }
+        #expect(try judge.judge(strokes: [[angles.map { 1000 + 400 * cos($0) }, angles.map { 500 + 400 * sin($0) }]]).classes.first?.label == "circle")
+        #expect(try judge.judge(strokes: [[[3, 9], [2, 2.5]]]).classes.first?.label == "line")
+        #expect(throws: TrainingError.self) { try judge.judge(strokes: []) }
+        #expect(throws: TrainingError.self) { try judge.judge(strokes: [[[0, .nan], [0, 1]]]) }
+        #expect(throws: TrainingError.self) { try DrawingJudge(model: model, classes: ["one"]) }
+    }
+}

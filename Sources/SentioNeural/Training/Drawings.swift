@@ -76,6 +76,20 @@ public struct DrawingSet: Sendable {
         }
     }
 
+    /// Strokes moved to the origin and scaled so the longer side spans 0…255, as Quick, Draw!'s
+    /// simplified drawings are. Errors for a drawing without points or with a non-finite one.
+    public static func fit(_ strokes: [[[Double]]]) throws -> [[[Double]]] {
+        let xs = strokes.flatMap { $0.first ?? [] }, ys = strokes.flatMap { $0.count > 1 ? $0[1] : [] }
+        guard xs.allSatisfy(\.isFinite), ys.allSatisfy(\.isFinite) else { throw TrainingError.invalidData("a point is not a finite number") }
+        guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else {
+            throw TrainingError.invalidData("the drawing has no points")
+        }
+        let scale = 255 / max(1e-9, max(maxX - minX, maxY - minY))
+        return strokes.map { stroke in
+            stroke.count < 2 ? stroke : [stroke[0].map { ($0 - minX) * scale }, stroke[1].map { ($0 - minY) * scale }]
+        }
+    }
+
     /// Strokes in a 256 box drawn 10 px wide on black, then area-averaged to 28×28.
     public static func render(_ strokes: [[[Double]]]) throws -> [Float] {
         var canvas = try Image(width: 256, height: 256, format: .rgb8)
