@@ -79,14 +79,13 @@ static inline int8_t requant_store(int32_t acc, const sentio_requant *r, int c) 
 // MARK: the matrix product
 
 size_t sentio_qconv_scratch_size(const sentio_qconv *c) {
-    // A block of 64 pixels' patches (u8, k rounded up to 4) and their 32-bit sums.
-    return (size_t)64 * round_up4(c->k_h * c->k_w * c->in_c) + 64 * SENTIO_QNR * 4 + 64;
+    // A block of 64 pixels' patches (u8, k rounded up to 4).
+    return (size_t)64 * round_up4(c->k_h * c->k_w * c->in_c);
 }
 
 // Gathers the patches of output pixels [p0, p0 + count) as u8 rows of kp bytes (x + 128;
 // taps outside the image read the input's zero point, which stands for a real 0).
 static void gather(const sentio_qconv *c, int p0, int count, uint8_t *a, int kp) {
-    const int k = c->k_h * c->k_w * c->in_c;
     const uint8_t pad = (uint8_t)(c->input_zero + 128);
     for (int i = 0; i < count; i++) {
         int p = p0 + i;
@@ -108,7 +107,6 @@ static void gather(const sentio_qconv *c, int p0, int count, uint8_t *a, int kp)
             }
         }
         for (; j < kp; j++) row[j] = 0;
-        (void)k;
     }
 }
 

@@ -81,7 +81,6 @@ public final class Conv2DLayer: TrainableLayer {
                 }
             }
         }
-        _ = h
     }
 
     public func forward(_ x: [Float], batch: Int, training: Bool, pool: ThreadPool, random: inout SeededGenerator) -> [Float] {
