@@ -124,7 +124,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Fixture lookup and a seeded generator, shared by the tests and the fuzzer.
-        .target(name: "SentioTestSupport"),
+        .target(name: "SentioTestSupport", dependencies: ["SentioNeural"]),
         // A fresh database of each kind for the store's and the applications' tests.
         .target(
             name: "SentioStoreTestSupport",

@@ -1,3 +1,4 @@
+@_exported import struct SentioNeural.SeededGenerator
 import Foundation
 
 /// What the tests, evaluation suites and fuzzers share: where the real data is (and, in
@@ -30,15 +31,6 @@ public enum Fixtures {
     }
 }
 
-/// SplitMix64: a small deterministic generator for reproducible random tests.
-public struct SeededRandom: RandomNumberGenerator {
-    public var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// SplitMix64 for reproducible random tests: SentioNeural's seeded generator, which training
+/// uses too.
+public typealias SeededRandom = SeededGenerator

@@ -55,16 +55,7 @@ public struct QuantizedMultiplier: Sendable, Equatable {
     public func apply(_ x: Int32) -> Int32 {
         let left = shift > 0 ? shift : 0
         let right = shift > 0 ? 0 : -shift
-        let product = Int64(x &* (1 << left)) * Int64(multiplier)
-        let high: Int32 = if x &* (1 << left) == Int32.min && multiplier == Int32.min {
-            Int32.max
-        } else {
-            Int32(truncatingIfNeeded: (product + (product >= 0 ? 1 << 30 : 1 - (1 << 30))) / (1 << 31))
-        }
-        guard right > 0 else { return high }
-        let mask = Int32((Int64(1) << right) - 1)
-        let threshold = (mask >> 1) + (high < 0 ? 1 : 0)
-        return (high >> Int32(right)) + ((high & mask) > threshold ? 1 : 0)
+        return FixedPoint.roundingShiftRight(FixedPoint.doublingHighMultiply(x &* (1 << left), multiplier), right)
     }
 
     /// x · m rounded once, ties toward +∞: (x · q + 2^(30 − shift)) >> (31 − shift) in 64
@@ -75,6 +66,30 @@ public struct QuantizedMultiplier: Sendable, Equatable {
     public func applyRoundingOnce(_ x: Int32) -> Int32 {
         let total = Int64(31 - shift)
         return Int32(truncatingIfNeeded: (Int64(x) * Int64(multiplier) + (Int64(1) << (total - 1))) >> total)
+    }
+}
+
+/// gemmlowp's two fixed-point primitives, shared by the requantization and the softmax.
+@usableFromInline
+enum FixedPoint {
+    /// a · b · 2 / 2³², rounded by gemmlowp's nudge (±2³⁰, then a division truncating toward
+    /// zero); the one overflowing case (both Int32.min) saturates.
+    @inlinable
+    static func doublingHighMultiply(_ a: Int32, _ b: Int32) -> Int32 {
+        if a == Int32.min && b == Int32.min { return Int32.max }
+        let ab = Int64(a) * Int64(b)
+        return Int32(truncatingIfNeeded: (ab + (ab >= 0 ? 1 << 30 : 1 - (1 << 30))) / (1 << 31))
+    }
+
+    /// x / 2^exponent rounded to nearest, ties away from zero. In 64 bits, so exponents of 32
+    /// and more (which TFLite's 32-bit arithmetic leaves undefined) give 0 or −1, not a trap.
+    @inlinable
+    static func roundingShiftRight(_ x: Int32, _ exponent: Int) -> Int32 {
+        guard exponent > 0 else { return x }
+        let e = Int64(min(exponent, 62))
+        let mask = (Int64(1) << e) - 1
+        let threshold = (mask >> 1) + (x < 0 ? 1 : 0)
+        return Int32((Int64(x) >> e) + ((Int64(x) & mask) > threshold ? 1 : 0))
     }
 }
 

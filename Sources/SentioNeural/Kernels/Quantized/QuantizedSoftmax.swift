@@ -26,12 +26,7 @@ struct QuantizedSoftmax: Sendable {
         diffMin = -Int32(radius.rounded(.down))
     }
 
-    /// gemmlowp's rounding doubling high multiply: a · b · 2 / 2³², ties away from zero.
-    private static func mul(_ a: Int32, _ b: Int32) -> Int32 {
-        if a == Int32.min && b == Int32.min { return Int32.max }
-        let ab = Int64(a) * Int64(b)
-        return Int32(truncatingIfNeeded: (ab + (ab >= 0 ? 1 << 30 : 1 - (1 << 30))) / (1 << 31))
-    }
+    private static func mul(_ a: Int32, _ b: Int32) -> Int32 { FixedPoint.doublingHighMultiply(a, b) }
 
     /// x · 2^exponent, saturating (exponent > 0) or rounding to nearest, ties away from zero
     /// (exponent < 0).
@@ -42,13 +37,7 @@ struct QuantizedSoftmax: Sendable {
             if x < -threshold { return Int32.min }
             return x << Int32(exponent)
         }
-        guard exponent < 0 else { return x }
-        // In 64 bits: a row of many near-equal values sums past 2²⁸ and asks for shifts of
-        // 32 and more, where TFLite's 32-bit arithmetic is undefined (the result is 0 or −1).
-        let e = Int64(min(-exponent, 62))
-        let mask = (Int64(1) << e) - 1
-        let threshold = (mask >> 1) + (x < 0 ? 1 : 0)
-        return Int32((Int64(x) >> e) + ((Int64(x) & mask) > threshold ? 1 : 0))
+        return FixedPoint.roundingShiftRight(x, -exponent)
     }
 
     /// exp(a) for a ∈ [−¼, 0), both Q0.31: a Taylor expansion around −⅛.

@@ -158,20 +158,13 @@ public final class FaceRecognizer {
     static let boxFit = (dx: 0.0, dy: -0.021, scale: 0.944)
 }
 
-/// Deterministic jitter (SplitMix64), so the same photo always gives the same descriptor.
-struct JitterRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
+/// Deterministic jitter (SentioNeural's seeded SplitMix64), so the same photo always gives the
+/// same descriptor.
+typealias JitterRandom = SeededGenerator
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededGenerator {
+    /// A double in [a, b).
     mutating func uniform(_ a: Double, _ b: Double) -> Double {
-        a + (b - a) * Double(next() >> 11) / Double(1 << 53)
+        a + (b - a) * nextUnit()
     }
 }
