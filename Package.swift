@@ -80,6 +80,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
+        // The attendance application's domain: courses, lectures, check-ins, faces, liveness (no
+        // HTTP). See docs/attendance.md.
+        .target(
+            name: "Attendance",
+            dependencies: [
+                "SentioStore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The IV application's domain: entries, evaluation, the player's collection (its own
         // tables), Poke Genie's CSV. See docs/iv-app.md.
         .target(
@@ -97,7 +106,7 @@ let package = Package(
         .target(
             name: "SentioServer",
             dependencies: [
-                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "IVCollection", "SentioStore", "CQRencode",
+                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "IVCollection", "Attendance", "SentioStore", "CQRencode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -163,6 +172,12 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 "SentioImage", "SentioNeural", "SentioVision",
+            ]),
+        .testTarget(
+            name: "AttendanceTests",
+            dependencies: [
+                "Attendance", "SentioVision", "SentioImage", "SentioNeural", "SentioStore", "SentioStoreTestSupport", "SentioTestSupport",
+                .product(name: "SQLKit", package: "sql-kit"),
             ]),
         .testTarget(
             name: "IVCollectionTests",

@@ -1,0 +1,110 @@
+import SentioStore
+
+/// The attendance application's tables (people are the platform's `users`).
+///
+/// - `att_courses`, with their professors (`att_course_professors`) and enrolled students
+///   (`att_enrolments`);
+/// - `att_lectures`: a course's lecture at a date and time; `state` goes scheduled → open →
+///   confirmed; `checkin_code` is the code shown in the room for students' own phones;
+/// - `att_checkins`: a student verified during an open lecture, pending until the professor
+///   confirms (kept in the store at once, so a restart loses no verified student);
+/// - `att_records`: the saved attendance, one row per lecture and enrolled student, written
+///   when the professor confirms and changed only by a face-confirmed edit;
+/// - `att_faces`: a person's enrolment: one descriptor per accepted photo, the photo itself
+///   only when the person agreed to keep it (`photo` NULL otherwise);
+/// - `att_audit`: one row per decision: who, which lecture, the frame's SHA-256, the face
+///   distance, the liveness result, who confirmed.
+public enum AttendanceSchema {
+    public static let schema = AppSchema(app: "attendance", migrations: [
+        Migration(version: 1, name: "attendance") { kind in
+            let blob = kind == .sqlite ? "BLOB" : "BYTEA"
+            let real = kind == .sqlite ? "REAL" : "DOUBLE PRECISION"
+            return [
+                """
+                CREATE TABLE att_courses (
+                    id TEXT PRIMARY KEY,
+                    code TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    academic_year TEXT NOT NULL,
+                    created_at BIGINT NOT NULL)
+                """,
+                "CREATE UNIQUE INDEX att_courses_by_code ON att_courses(code, academic_year)",
+                """
+                CREATE TABLE att_course_professors (
+                    course_id TEXT NOT NULL REFERENCES att_courses(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    PRIMARY KEY (course_id, user_id))
+                """,
+                """
+                CREATE TABLE att_enrolments (
+                    course_id TEXT NOT NULL REFERENCES att_courses(id) ON DELETE CASCADE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    PRIMARY KEY (course_id, user_id))
+                """,
+                """
+                CREATE TABLE att_lectures (
+                    id TEXT PRIMARY KEY,
+                    course_id TEXT NOT NULL REFERENCES att_courses(id) ON DELETE CASCADE,
+                    title TEXT NOT NULL,
+                    starts_at BIGINT NOT NULL,
+                    ends_at BIGINT NOT NULL,
+                    state TEXT NOT NULL,
+                    checkin_code TEXT,
+                    headcount INTEGER,
+                    opened_at BIGINT,
+                    confirmed_at BIGINT,
+                    confirmed_by TEXT REFERENCES users(id) ON DELETE SET NULL)
+                """,
+                "CREATE INDEX att_lectures_by_course ON att_lectures(course_id, starts_at)",
+                """
+                CREATE TABLE att_checkins (
+                    lecture_id TEXT NOT NULL REFERENCES att_lectures(id) ON DELETE CASCADE,
+                    student_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    at BIGINT NOT NULL,
+                    method TEXT NOT NULL,
+                    distance \(real) NOT NULL,
+                    liveness TEXT NOT NULL,
+                    PRIMARY KEY (lecture_id, student_id))
+                """,
+                """
+                CREATE TABLE att_records (
+                    lecture_id TEXT NOT NULL REFERENCES att_lectures(id) ON DELETE CASCADE,
+                    student_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    status TEXT NOT NULL,
+                    method TEXT NOT NULL,
+                    decided_at BIGINT NOT NULL,
+                    decided_by TEXT,
+                    PRIMARY KEY (lecture_id, student_id))
+                """,
+                "CREATE INDEX att_records_by_student ON att_records(student_id)",
+                """
+                CREATE TABLE att_faces (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    descriptor \(blob) NOT NULL,
+                    yaw \(real) NOT NULL,
+                    photo \(blob),
+                    photo_type TEXT,
+                    created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX att_faces_by_user ON att_faces(user_id)",
+                """
+                CREATE TABLE att_audit (
+                    id TEXT PRIMARY KEY,
+                    at BIGINT NOT NULL,
+                    lecture_id TEXT,
+                    actor TEXT,
+                    subject TEXT,
+                    action TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    frame_hash TEXT,
+                    distance \(real),
+                    liveness TEXT,
+                    confirmed_by TEXT,
+                    detail TEXT)
+                """,
+                "CREATE INDEX att_audit_by_lecture ON att_audit(lecture_id, at)",
+            ]
+        },
+    ])
+}

@@ -1,0 +1,534 @@
+import Crypto
+import Foundation
+import SentioStore
+import SQLKit
+
+/// The attendance register in the store: courses, professors, enrolments, lectures, pending
+/// check-ins, saved records, enrolled faces and the audit trail. Who may do what is decided
+/// by the caller (the server's routes) with ``isProfessor(_:course:)`` and
+/// ``isEnrolled(_:course:)``; the register keeps the rules of the records themselves (only an
+/// open lecture takes check-ins, once per student; a confirmed lecture takes none).
+public struct AttendanceRegister: Sendable {
+    let store: Store
+    /// Minutes after a lecture's start when a check-in counts as late.
+    public var lateAfterMinutes: Int64 = 10
+
+    public init(store: Store) { self.store = store }
+
+    /// Creates or updates the application's tables; call once at start.
+    public static func prepare(_ store: Store) async throws { try await store.migrate(AttendanceSchema.schema) }
+
+    // MARK: People
+
+    /// People with a role, and how many faces each has enrolled.
+    public func people(role: String? = nil) async throws -> [Person] {
+        try await store.read { db in
+            var sql: SQLQueryString = "SELECT u.id, u.username, u.display_name, u.role, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id) AS faces FROM users u"
+            if let role { sql += " WHERE u.role = \(bind: role)" }
+            sql += " ORDER BY u.display_name, u.username"
+            return try await db.raw(sql).all().map(Self.person)
+        }
+    }
+
+    public func person(_ id: String) async throws -> Person? {
+        try await store.read { db in try await Self.person(db, id) }
+    }
+
+    static func person(_ db: any SQLDatabase, _ id: String) async throws -> Person? {
+        try await db.raw("""
+            SELECT u.id, u.username, u.display_name, u.role, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id) AS faces
+            FROM users u WHERE u.id = \(bind: id)
+            """).first().map(person)
+    }
+
+    static func person(_ row: any SQLRow) throws -> Person {
+        Person(id: try row.decode(column: "id", as: String.self), username: try row.decode(column: "username", as: String.self),
+               displayName: try row.decode(column: "display_name", as: String.self), role: try row.decode(column: "role", as: String.self),
+               faces: try row.decode(column: "faces", as: Int.self))
+    }
+
+    // MARK: Courses
+
+    public func createCourse(code: String, title: String, academicYear: String, actor: String) async throws -> Course {
+        let code = code.trimmingCharacters(in: .whitespaces), title = title.trimmingCharacters(in: .whitespaces)
+        guard (1...20).contains(code.count) else { throw AttendanceError.invalid("code", "1 to 20 characters") }
+        guard (1...120).contains(title.count) else { throw AttendanceError.invalid("title", "1 to 120 characters") }
+        guard Self.validYear(academicYear) else { throw AttendanceError.invalid("academicYear", "a year like 2026/27") }
+        let id = RandomID.make()
+        do {
+            try await store.transaction { db in
+                try await db.insert(into: "att_courses").columns("id", "code", "title", "academic_year", "created_at")
+                    .values(SQLBind(id), SQLBind(code), SQLBind(title), SQLBind(academicYear), SQLBind(Clock.milliseconds())).run()
+                try await Self.audit(db, AuditEntry(actor: actor, subject: id, action: "course.create", outcome: "ok", detail: "\(code) \(academicYear)"))
+            }
+        } catch where Store.isUniqueViolation(error) {
+            throw AttendanceError.conflict("a course \(code) already exists in \(academicYear)")
+        }
+        return Course(id: id, code: code, title: title, academicYear: academicYear)
+    }
+
+    /// "2026/27": two consecutive years.
+    static func validYear(_ text: String) -> Bool {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let first = Int(parts[0]), parts[0].count == 4, let second = Int(parts[1]), parts[1].count == 2 else { return false }
+        return (first + 1) % 100 == second
+    }
+
+    /// The courses `user` sees: all (administrator), those they teach (professor) or attend (student).
+    public func courses(for user: String, role: String, year: String? = nil) async throws -> [Course] {
+        try await store.read { db in
+            var sql: SQLQueryString = "SELECT c.* FROM att_courses c"
+            switch role {
+            case "admin": sql += " WHERE 1 = 1"
+            case "professor": sql += " JOIN att_course_professors p ON p.course_id = c.id WHERE p.user_id = \(bind: user)"
+            default: sql += " JOIN att_enrolments e ON e.course_id = c.id WHERE e.user_id = \(bind: user)"
+            }
+            if let year { sql += " AND c.academic_year = \(bind: year)" }
+            sql += " ORDER BY c.academic_year DESC, c.code"
+            var courses: [Course] = []
+            for row in try await db.raw(sql).all() {
+                courses.append(try await Self.course(db, row))
+            }
+            return courses
+        }
+    }
+
+    public func course(_ id: String) async throws -> Course? {
+        try await store.read { db in
+            guard let row = try await db.select().columns("*").from("att_courses").where("id", .equal, SQLBind(id)).first() else { return nil }
+            return try await Self.course(db, row)
+        }
+    }
+
+    static func course(_ db: any SQLDatabase, _ row: any SQLRow) async throws -> Course {
+        let id = try row.decode(column: "id", as: String.self)
+        let professors = try await db.raw("""
+            SELECT u.id, u.username, u.display_name, u.role, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id) AS faces
+            FROM users u JOIN att_course_professors p ON p.user_id = u.id WHERE p.course_id = \(bind: id) ORDER BY u.display_name
+            """).all().map(person)
+        let students = try await db.raw("SELECT COUNT(*) AS n FROM att_enrolments WHERE course_id = \(bind: id)").first()?.decode(column: "n", as: Int.self) ?? 0
+        return Course(id: id, code: try row.decode(column: "code", as: String.self), title: try row.decode(column: "title", as: String.self),
+                      academicYear: try row.decode(column: "academic_year", as: String.self), professors: professors, students: students)
+    }
+
+    public func isProfessor(_ user: String, course: String) async throws -> Bool {
+        try await store.read { db in
+            try await db.raw("SELECT 1 AS x FROM att_course_professors WHERE course_id = \(bind: course) AND user_id = \(bind: user)").first() != nil
+        }
+    }
+
+    public func isEnrolled(_ user: String, course: String) async throws -> Bool {
+        try await store.read { db in try await Self.enrolled(db, user, course) }
+    }
+
+    static func enrolled(_ db: any SQLDatabase, _ user: String, _ course: String) async throws -> Bool {
+        try await db.raw("SELECT 1 AS x FROM att_enrolments WHERE course_id = \(bind: course) AND user_id = \(bind: user)").first() != nil
+    }
+
+    /// Assigns a professor to a course (an administrator's act).
+    public func assignProfessor(_ user: String, course: String, actor: String) async throws {
+        try await link("att_course_professors", user: user, course: course, role: "professor", actor: actor, action: "course.assign")
+    }
+
+    public func removeProfessor(_ user: String, course: String, actor: String) async throws {
+        try await unlink("att_course_professors", user: user, course: course, actor: actor, action: "course.unassign")
+    }
+
+    /// Enrols a student in a course.
+    public func enrol(_ user: String, course: String, actor: String) async throws {
+        try await link("att_enrolments", user: user, course: course, role: "student", actor: actor, action: "course.enrol")
+    }
+
+    public func unenrol(_ user: String, course: String, actor: String) async throws {
+        try await unlink("att_enrolments", user: user, course: course, actor: actor, action: "course.unenrol")
+    }
+
+    private func link(_ table: String, user: String, course: String, role: String, actor: String, action: String) async throws {
+        try await store.transaction { db in
+            guard try await db.select().column("id").from("att_courses").where("id", .equal, SQLBind(course)).first() != nil else {
+                throw AttendanceError.notFound("course \(course)")
+            }
+            guard let person = try await Self.person(db, user) else { throw AttendanceError.notFound("person \(user)") }
+            guard person.role == role else { throw AttendanceError.invalid("user", "\(person.username) is a \(person.role), not a \(role)") }
+            guard try await db.raw("SELECT 1 AS x FROM \(unsafeRaw: table) WHERE course_id = \(bind: course) AND user_id = \(bind: user)").first() == nil else {
+                return
+            }
+            try await db.insert(into: table).columns("course_id", "user_id").values(SQLBind(course), SQLBind(user)).run()
+            try await Self.audit(db, AuditEntry(actor: actor, subject: user, action: action, outcome: "ok", detail: course))
+        }
+    }
+
+    private func unlink(_ table: String, user: String, course: String, actor: String, action: String) async throws {
+        try await store.transaction { db in
+            try await db.delete(from: table).where("course_id", .equal, SQLBind(course)).where("user_id", .equal, SQLBind(user)).run()
+            try await Self.audit(db, AuditEntry(actor: actor, subject: user, action: action, outcome: "ok", detail: course))
+        }
+    }
+
+    /// The course's students, by name.
+    public func students(course: String) async throws -> [Person] {
+        try await store.read { db in try await Self.students(db, course) }
+    }
+
+    static func students(_ db: any SQLDatabase, _ course: String) async throws -> [Person] {
+        try await db.raw("""
+            SELECT u.id, u.username, u.display_name, u.role, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id) AS faces
+            FROM users u JOIN att_enrolments e ON e.user_id = u.id WHERE e.course_id = \(bind: course) ORDER BY u.display_name, u.username
+            """).all().map(person)
+    }
+
+    // MARK: Lectures
+
+    public func createLecture(course: String, title: String, startsAt: Int64, endsAt: Int64, actor: String) async throws -> Lecture {
+        let title = title.trimmingCharacters(in: .whitespaces)
+        guard (1...120).contains(title.count) else { throw AttendanceError.invalid("title", "1 to 120 characters") }
+        guard endsAt > startsAt, endsAt - startsAt <= 12 * 3_600_000 else { throw AttendanceError.invalid("endsAt", "after the start, within 12 hours") }
+        let lecture = Lecture(id: RandomID.make(), courseID: course, title: title, startsAt: startsAt, endsAt: endsAt, state: .scheduled)
+        try await store.transaction { db in
+            guard try await db.select().column("id").from("att_courses").where("id", .equal, SQLBind(course)).first() != nil else {
+                throw AttendanceError.notFound("course \(course)")
+            }
+            try await db.insert(into: "att_lectures").columns("id", "course_id", "title", "starts_at", "ends_at", "state")
+                .values(SQLBind(lecture.id), SQLBind(course), SQLBind(title), SQLBind(startsAt), SQLBind(endsAt), SQLBind(lecture.state.rawValue)).run()
+            try await Self.audit(db, AuditEntry(lectureID: lecture.id, actor: actor, action: "lecture.create", outcome: "ok", detail: title))
+        }
+        return lecture
+    }
+
+    public func lectures(course: String) async throws -> [Lecture] {
+        try await store.read { db in
+            try await db.select().columns("*").from("att_lectures").where("course_id", .equal, SQLBind(course))
+                .orderBy("starts_at", .descending).all().map(Self.lecture)
+        }
+    }
+
+    public func lecture(_ id: String) async throws -> Lecture? {
+        try await store.read { db in try await Self.lecture(db, id) }
+    }
+
+    static func lecture(_ db: any SQLDatabase, _ id: String) async throws -> Lecture? {
+        try await db.select().columns("*").from("att_lectures").where("id", .equal, SQLBind(id)).first().map(lecture)
+    }
+
+    static func lecture(_ row: any SQLRow) throws -> Lecture {
+        Lecture(id: try row.decode(column: "id", as: String.self), courseID: try row.decode(column: "course_id", as: String.self),
+                title: try row.decode(column: "title", as: String.self), startsAt: try row.decode(column: "starts_at", as: Int64.self),
+                endsAt: try row.decode(column: "ends_at", as: Int64.self),
+                state: LectureState(rawValue: try row.decode(column: "state", as: String.self)) ?? .scheduled,
+                checkinCode: try row.decode(column: "checkin_code", as: String?.self), headcount: try row.decode(column: "headcount", as: Int?.self),
+                confirmedAt: try row.decode(column: "confirmed_at", as: Int64?.self), confirmedBy: try row.decode(column: "confirmed_by", as: String?.self))
+    }
+
+    /// Opens a lecture for check-in, with a fresh six-digit code for students' own phones.
+    public func open(lecture id: String, actor: String, at now: Int64 = Clock.milliseconds()) async throws -> Lecture {
+        try await store.transaction { db in
+            guard var lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
+            guard lecture.state != .confirmed else { throw AttendanceError.conflict("this lecture is already confirmed") }
+            if lecture.state == .open { return lecture }
+            var generator = SystemRandomNumberGenerator()
+            let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+            try await db.update("att_lectures").set("state", to: SQLBind(LectureState.open.rawValue)).set("checkin_code", to: SQLBind(code))
+                .set("opened_at", to: SQLBind(now)).where("id", .equal, SQLBind(id)).run()
+            try await Self.audit(db, AuditEntry(lectureID: id, actor: actor, action: "lecture.open", outcome: "ok"))
+            lecture.state = .open
+            lecture.checkinCode = code
+            return lecture
+        }
+    }
+
+    /// Who checked in and who is missing (and, once confirmed, the saved records).
+    public func roll(lecture id: String) async throws -> LectureRoll {
+        try await store.read { db in
+            guard let lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
+            guard let courseRow = try await db.select().columns("*").from("att_courses").where("id", .equal, SQLBind(lecture.courseID)).first() else {
+                throw AttendanceError.notFound("course \(lecture.courseID)")
+            }
+            let course = try await Self.course(db, courseRow)
+            let checkedIn = try await db.raw("""
+                SELECT c.*, u.display_name FROM att_checkins c JOIN users u ON u.id = c.student_id
+                WHERE c.lecture_id = \(bind: id) ORDER BY c.at
+                """).all().map { row in
+                PendingCheckIn(studentID: try row.decode(column: "student_id", as: String.self), displayName: try row.decode(column: "display_name", as: String.self),
+                               at: try row.decode(column: "at", as: Int64.self),
+                               method: DecisionMethod(rawValue: try row.decode(column: "method", as: String.self)) ?? .kioskVerified,
+                               distance: try row.decode(column: "distance", as: Double.self), liveness: try row.decode(column: "liveness", as: String.self))
+            }
+            let records = try await Self.records(db, lecture: id)
+            let seen = Set(checkedIn.map(\.studentID))
+            let missing = try await Self.students(db, lecture.courseID).filter { !seen.contains($0.id) }
+            return LectureRoll(lecture: lecture, course: course, checkedIn: checkedIn, missing: lecture.state == .confirmed ? [] : missing, records: records)
+        }
+    }
+
+    static func records(_ db: any SQLDatabase, lecture: String) async throws -> [AttendanceRecord] {
+        try await db.raw("""
+            SELECT r.*, u.display_name FROM att_records r JOIN users u ON u.id = r.student_id
+            WHERE r.lecture_id = \(bind: lecture) ORDER BY u.display_name
+            """).all().map(record)
+    }
+
+    static func record(_ row: any SQLRow) throws -> AttendanceRecord {
+        AttendanceRecord(lectureID: try row.decode(column: "lecture_id", as: String.self), studentID: try row.decode(column: "student_id", as: String.self),
+                         displayName: try row.decode(column: "display_name", as: String.self),
+                         status: AttendanceStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .absent,
+                         method: DecisionMethod(rawValue: try row.decode(column: "method", as: String.self)) ?? .notCheckedIn,
+                         decidedAt: try row.decode(column: "decided_at", as: Int64.self), decidedBy: try row.decode(column: "decided_by", as: String?.self))
+    }
+
+    /// Records a verified student as pending. Refused when the lecture is not open, the student
+    /// is not enrolled, or already checked in; an own-device check-in must come inside the
+    /// lecture's time window with the room's code.
+    public func checkIn(lecture id: String, student: String, method: DecisionMethod, distance: Double, liveness: String,
+                        frameHash: String?, actor: String?, code: String? = nil, at now: Int64 = Clock.milliseconds()) async throws -> PendingCheckIn {
+        do {
+            return try await store.transaction { db in
+                guard let lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
+                switch lecture.state {
+                case .scheduled: throw AttendanceError.conflict("this lecture is not open for check-in")
+                case .confirmed: throw AttendanceError.conflict("this lecture is already confirmed")
+                case .open: break
+                }
+                guard let person = try await Self.person(db, student) else { throw AttendanceError.notFound("student \(student)") }
+                guard try await Self.enrolled(db, student, lecture.courseID) else {
+                    throw AttendanceError.forbidden("\(person.displayName) is not enrolled in this course")
+                }
+                if method == .ownDevice {
+                    guard let code, code == lecture.checkinCode else { throw AttendanceError.invalid("code", "not this lecture's code") }
+                    let early: Int64 = 15 * 60_000
+                    guard now >= lecture.startsAt - early, now <= lecture.endsAt else {
+                        throw AttendanceError.conflict("check-in from your phone is open from 15 minutes before the lecture until its end")
+                    }
+                }
+                if let row = try await db.select().column("at").from("att_checkins").where("lecture_id", .equal, SQLBind(id))
+                    .where("student_id", .equal, SQLBind(student)).first() {
+                    let at = try row.decode(column: "at", as: Int64.self)
+                    throw AttendanceError.conflict("\(person.displayName) already checked in at \(Self.clock(at))")
+                }
+                try await db.insert(into: "att_checkins").columns("lecture_id", "student_id", "at", "method", "distance", "liveness")
+                    .values(SQLBind(id), SQLBind(student), SQLBind(now), SQLBind(method.rawValue), SQLBind(distance), SQLBind(liveness)).run()
+                try await Self.audit(db, AuditEntry(at: now, lectureID: id, actor: actor, subject: student, action: "checkin", outcome: "pending",
+                                                    frameHash: frameHash, distance: distance, liveness: liveness, detail: method.rawValue))
+                return PendingCheckIn(studentID: student, displayName: person.displayName, at: now, method: method, distance: distance, liveness: liveness)
+            }
+        } catch where Store.isUniqueViolation(error) {
+            throw AttendanceError.conflict("already checked in")
+        }
+    }
+
+    /// A refused check-in (face or liveness), for the audit trail; nothing else changes.
+    public func recordRefusal(lecture id: String, claimed: String?, actor: String?, frameHash: String?, distance: Double?, liveness: String?, reason: String) async throws {
+        try await store.transaction { db in
+            try await Self.audit(db, AuditEntry(lectureID: id, actor: actor, subject: claimed, action: "checkin", outcome: "refused",
+                                                frameHash: frameHash, distance: distance, liveness: liveness, detail: String(reason.prefix(300))))
+        }
+    }
+
+    static func clock(_ ms: Int64) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm"
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        return formatter.string(from: Date(timeIntervalSince1970: Double(ms) / 1000)) + " UTC"
+    }
+
+    /// Ends an open lecture: the professor's face was confirmed (`faceDistance`) by the caller.
+    /// Every enrolled student gets a record in one transaction: present (checked in by
+    /// `lateAfterMinutes` after the start), late, or absent.
+    public func confirm(lecture id: String, professor: String, faceDistance: Double, headcount: Int?, at now: Int64 = Clock.milliseconds()) async throws -> Confirmation {
+        if let headcount, !(0...10_000).contains(headcount) { throw AttendanceError.invalid("headcount", "0 to 10000") }
+        let lateAfter = lateAfterMinutes * 60_000
+        return try await store.transaction { db in
+            guard var lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
+            guard lecture.state != .confirmed else { throw AttendanceError.conflict("this lecture is already confirmed") }
+            guard lecture.state == .open else { throw AttendanceError.conflict("this lecture was never opened") }
+            var checked: [String: Int64] = [:], methods: [String: String] = [:]
+            for row in try await db.select().columns("student_id", "at", "method").from("att_checkins").where("lecture_id", .equal, SQLBind(id)).all() {
+                let student = try row.decode(column: "student_id", as: String.self)
+                checked[student] = try row.decode(column: "at", as: Int64.self)
+                methods[student] = try row.decode(column: "method", as: String.self)
+            }
+            var present = 0, late = 0, absent = 0
+            for student in try await Self.students(db, lecture.courseID) {
+                let status: AttendanceStatus
+                if let at = checked[student.id] {
+                    status = at <= lecture.startsAt + lateAfter ? .present : .late
+                } else {
+                    status = .absent
+                }
+                switch status { case .present: present += 1; case .late: late += 1; default: absent += 1 }
+                try await db.insert(into: "att_records").columns("lecture_id", "student_id", "status", "method", "decided_at", "decided_by")
+                    .values(SQLBind(id), SQLBind(student.id), SQLBind(status.rawValue), SQLBind(methods[student.id] ?? DecisionMethod.notCheckedIn.rawValue),
+                            SQLBind(now), SQLBind(professor)).run()
+            }
+            try await db.update("att_lectures").set("state", to: SQLBind(LectureState.confirmed.rawValue)).set("confirmed_at", to: SQLBind(now))
+                .set("confirmed_by", to: SQLBind(professor)).set("headcount", to: SQLBind(headcount)).set("checkin_code", to: SQLBind(String?.none))
+                .where("id", .equal, SQLBind(id)).run()
+            let verified = present + late
+            try await Self.audit(db, AuditEntry(at: now, lectureID: id, actor: professor, action: "lecture.confirm", outcome: "ok",
+                                                distance: faceDistance, confirmedBy: professor,
+                                                detail: "present \(present), late \(late), absent \(absent), headcount \(headcount.map(String.init) ?? "–")"))
+            lecture.state = .confirmed
+            lecture.confirmedAt = now
+            lecture.confirmedBy = professor
+            lecture.headcount = headcount
+            lecture.checkinCode = nil
+            return Confirmation(lecture: lecture, present: present, late: late, absent: absent, headcountDifference: headcount.map { $0 - verified })
+        }
+    }
+
+    /// Changes a saved record (the professor's face confirmed by the caller).
+    public func edit(lecture id: String, student: String, status: AttendanceStatus, professor: String, faceDistance: Double,
+                     at now: Int64 = Clock.milliseconds()) async throws -> AttendanceRecord {
+        try await store.transaction { db in
+            guard let lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
+            guard lecture.state == .confirmed else { throw AttendanceError.conflict("records exist only once the lecture is confirmed") }
+            guard let old = try await db.select().column("status").from("att_records").where("lecture_id", .equal, SQLBind(id))
+                .where("student_id", .equal, SQLBind(student)).first() else { throw AttendanceError.notFound("record for student \(student)") }
+            let before = try old.decode(column: "status", as: String.self)
+            try await db.update("att_records").set("status", to: SQLBind(status.rawValue)).set("method", to: SQLBind(DecisionMethod.professorEdit.rawValue))
+                .set("decided_at", to: SQLBind(now)).set("decided_by", to: SQLBind(professor))
+                .where("lecture_id", .equal, SQLBind(id)).where("student_id", .equal, SQLBind(student)).run()
+            try await Self.audit(db, AuditEntry(at: now, lectureID: id, actor: professor, subject: student, action: "record.edit", outcome: "ok",
+                                                distance: faceDistance, confirmedBy: professor, detail: "\(before) → \(status.rawValue)"))
+            guard let record = try await Self.records(db, lecture: id).first(where: { $0.studentID == student }) else {
+                throw AttendanceError.notFound("record for student \(student)")
+            }
+            return record
+        }
+    }
+
+    /// A student's own attendance, per course, with percentages.
+    public func attendance(student: String) async throws -> [CourseAttendance] {
+        let courses = try await courses(for: student, role: "student")
+        return try await store.read { db in
+            var result: [CourseAttendance] = []
+            for course in courses {
+                var status: [String: AttendanceStatus] = [:]
+                for row in try await db.raw("""
+                    SELECT r.lecture_id, r.status FROM att_records r JOIN att_lectures l ON l.id = r.lecture_id
+                    WHERE l.course_id = \(bind: course.id) AND r.student_id = \(bind: student)
+                    """).all() {
+                    status[try row.decode(column: "lecture_id", as: String.self)] = AttendanceStatus(rawValue: try row.decode(column: "status", as: String.self))
+                }
+                let lectures = try await db.select().columns("*").from("att_lectures").where("course_id", .equal, SQLBind(course.id))
+                    .orderBy("starts_at", .ascending).all().map(Self.lecture)
+                let items = lectures.map { CourseAttendance.StudentLecture(lecture: $0, status: status[$0.id]) }
+                let counted = items.compactMap(\.status).filter { $0 != .excused }
+                let attended = counted.filter { $0 == .present || $0 == .late }.count
+                result.append(CourseAttendance(course: course, lectures: items, confirmed: items.filter { $0.status != nil }.count,
+                                               percent: counted.isEmpty ? nil : 100 * Double(attended) / Double(counted.count)))
+            }
+            return result
+        }
+    }
+
+    /// A course's saved records as CSV: one row per lecture and student.
+    public func exportCSV(course id: String) async throws -> String {
+        try await store.read { db in
+            var lines = ["lecture_date,lecture,username,name,status,method"]
+            for row in try await db.raw("""
+                SELECT l.starts_at, l.title, u.username, u.display_name, r.status, r.method
+                FROM att_records r JOIN att_lectures l ON l.id = r.lecture_id JOIN users u ON u.id = r.student_id
+                WHERE l.course_id = \(bind: id) ORDER BY l.starts_at, u.display_name
+                """).all() {
+                let date = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(try row.decode(column: "starts_at", as: Int64.self)) / 1000))
+                lines.append([date, try row.decode(column: "title", as: String.self), try row.decode(column: "username", as: String.self),
+                              try row.decode(column: "display_name", as: String.self), try row.decode(column: "status", as: String.self),
+                              try row.decode(column: "method", as: String.self)].map(CSV.field).joined(separator: ","))
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+
+    // MARK: Faces
+
+    /// Adds one enrolment photo's descriptor; the photo is kept only when `keepPhoto`.
+    public func addFace(person id: String, descriptor: [Float], yaw: Double, photo: Data?, photoType: String?, actor: String) async throws -> Int {
+        guard descriptor.count == 128, descriptor.allSatisfy(\.isFinite) else { throw AttendanceError.invalid("descriptor", "128 finite numbers") }
+        return try await store.transaction { db in
+            guard let person = try await Self.person(db, id) else { throw AttendanceError.notFound("person \(id)") }
+            guard person.faces < 20 else { throw AttendanceError.conflict("at most 20 enrolment photos per person; delete some first") }
+            try await db.insert(into: "att_faces").columns("id", "user_id", "descriptor", "yaw", "photo", "photo_type", "created_at")
+                .values(SQLBind(RandomID.make()), SQLBind(id), SQLBind(FaceMatcher.encode(descriptor)), SQLBind(yaw), SQLBind(photo),
+                        SQLBind(photo == nil ? nil : photoType), SQLBind(Clock.milliseconds())).run()
+            try await Self.audit(db, AuditEntry(actor: actor, subject: id, action: "face.enrol", outcome: "ok",
+                                                detail: photo == nil ? "descriptor only" : "descriptor and photo (consent)"))
+            return person.faces + 1
+        }
+    }
+
+    /// The enrolled faces of `people` (those without any are left out).
+    public func templates(_ people: [String]) async throws -> [FaceTemplate] {
+        guard !people.isEmpty else { return [] }
+        return try await store.read { db in
+            var byPerson: [String: [[Float]]] = [:]
+            for row in try await db.select().columns("user_id", "descriptor").from("att_faces").where("user_id", .in, people).all() {
+                byPerson[try row.decode(column: "user_id", as: String.self), default: []].append(try FaceMatcher.decode(try row.decode(column: "descriptor", as: Data.self)))
+            }
+            return people.compactMap { id in byPerson[id].map { FaceTemplate(personID: id, descriptors: $0) } }
+        }
+    }
+
+    /// Enrolment photos kept with consent: their ids and types.
+    public func photos(person id: String) async throws -> [(id: String, type: String)] {
+        try await store.read { db in
+            try await db.raw("SELECT id, photo_type FROM att_faces WHERE user_id = \(bind: id) AND photo IS NOT NULL ORDER BY created_at").all().map {
+                (try $0.decode(column: "id", as: String.self), try $0.decode(column: "photo_type", as: String.self))
+            }
+        }
+    }
+
+    public func photo(person: String, id: String) async throws -> (data: Data, type: String)? {
+        try await store.read { db in
+            guard let row = try await db.select().columns("photo", "photo_type").from("att_faces").where("id", .equal, SQLBind(id))
+                .where("user_id", .equal, SQLBind(person)).first(), let data = try row.decode(column: "photo", as: Data?.self) else { return nil }
+            return (data, try row.decode(column: "photo_type", as: String?.self) ?? "application/octet-stream")
+        }
+    }
+
+    /// Deletes every descriptor and photo of a person; returns how many rows went.
+    @discardableResult
+    public func deleteFaces(person id: String, actor: String) async throws -> Int {
+        try await store.transaction { db in
+            let n = try await db.raw("SELECT COUNT(*) AS n FROM att_faces WHERE user_id = \(bind: id)").first()?.decode(column: "n", as: Int.self) ?? 0
+            try await db.delete(from: "att_faces").where("user_id", .equal, SQLBind(id)).run()
+            try await Self.audit(db, AuditEntry(actor: actor, subject: id, action: "face.delete", outcome: "ok", detail: "\(n) enrolment photos"))
+            return n
+        }
+    }
+
+    // MARK: Audit
+
+    static func audit(_ db: any SQLDatabase, _ entry: AuditEntry) async throws {
+        try await db.insert(into: "att_audit")
+            .columns("id", "at", "lecture_id", "actor", "subject", "action", "outcome", "frame_hash", "distance", "liveness", "confirmed_by", "detail")
+            .values(SQLBind(RandomID.make()), SQLBind(entry.at == 0 ? Clock.milliseconds() : entry.at), SQLBind(entry.lectureID), SQLBind(entry.actor),
+                    SQLBind(entry.subject), SQLBind(entry.action), SQLBind(entry.outcome), SQLBind(entry.frameHash), SQLBind(entry.distance),
+                    SQLBind(entry.liveness), SQLBind(entry.confirmedBy), SQLBind(entry.detail)).run()
+    }
+
+    /// Appends an audit row of the caller's (sign-in with the face, administrator hand-over).
+    public func audit(_ entry: AuditEntry) async throws {
+        try await store.transaction { db in try await Self.audit(db, entry) }
+    }
+
+    /// The audit trail, newest first, optionally of one lecture.
+    public func auditTrail(lecture: String? = nil, limit: Int = 200) async throws -> [AuditEntry] {
+        try await store.read { db in
+            var select = db.select().columns("*").from("att_audit")
+            if let lecture { select = select.where("lecture_id", .equal, SQLBind(lecture)) }
+            return try await select.orderBy("at", .descending).limit(max(1, min(limit, 1000))).all().map { row in
+                AuditEntry(id: try row.decode(column: "id", as: String.self), at: try row.decode(column: "at", as: Int64.self),
+                           lectureID: try row.decode(column: "lecture_id", as: String?.self), actor: try row.decode(column: "actor", as: String?.self),
+                           subject: try row.decode(column: "subject", as: String?.self), action: try row.decode(column: "action", as: String.self),
+                           outcome: try row.decode(column: "outcome", as: String.self), frameHash: try row.decode(column: "frame_hash", as: String?.self),
+                           distance: try row.decode(column: "distance", as: Double?.self), liveness: try row.decode(column: "liveness", as: String?.self),
+                           confirmedBy: try row.decode(column: "confirmed_by", as: String?.self), detail: try row.decode(column: "detail", as: String?.self))
+            }
+        }
+    }
+
+    /// The SHA-256 of a frame, in hex (the audit's frame hash).
+    public static func frameHash(_ bytes: some Sequence<UInt8>) -> String {
+        SHA256.hash(data: Array(bytes)).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,103 @@
+import Attendance
+import Foundation
+import SentioTestSupport
+import Testing
+
+@Suite("Kiosk check-in")
+struct CheckInTests {
+    let neutral = FaceReading(ear: 0.3, mar: 0.02, yaw: 0, pitch: 0, widthPixels: 200)
+    let blink = FaceReading(ear: 0.15, mar: 0.02, yaw: 0, pitch: 0, widthPixels: 200)
+    let mouth = FaceReading(ear: 0.3, mar: 0.5, yaw: 0, pitch: 0, widthPixels: 200)
+    /// Three people 1.0 apart in descriptor space (unit steps along different axes).
+    func person(_ i: Int, offset: Float = 0) -> [Float] {
+        var d = [Float](repeating: 0, count: 128)
+        d[i] = 1
+        d[127] = offset
+        return d
+    }
+    var templates: [FaceTemplate] { (0..<3).map { FaceTemplate(personID: "p\($0)", descriptors: [person($0)]) } }
+
+    func run(_ session: inout CheckInSession, _ frames: [KioskFrame], descriptor: [Float]) throws -> CheckInSession.Step {
+        var last: CheckInSession.Step?
+        var wants = false
+        for f in frames {
+            last = try session.observe(f, descriptor: wants ? descriptor : nil)
+            wants = last!.wantsDescriptor
+            if wants { last = try session.observe(f, descriptor: descriptor); wants = last!.wantsDescriptor }
+        }
+        return try #require(last)
+    }
+
+    @Test("the chosen student, live: passes with the distance and the liveness record")
+    func verified() throws {
+        var s = try CheckInSession(claimed: "p1", templates: templates, challenge: try LivenessChallenge(actions: [.blink, .openMouth]))
+        let step = try run(&s, clip([(neutral, 5), (blink, 2), (neutral, 4), (mouth, 3), (neutral, 3)]), descriptor: person(1, offset: 0.2))
+        #expect(step.phase == .passed)
+        #expect(abs((step.distance ?? 9) - 0.2) < 1e-6)
+        #expect(s.livenessSummary.contains("passed"))
+    }
+
+    @Test("an impostor is refused after three tries, before any challenge")
+    func impostor() throws {
+        var s = try CheckInSession(claimed: "p1", templates: templates, challenge: try LivenessChallenge(actions: [.blink, .openMouth]))
+        let step = try run(&s, clip([(neutral, 6)]), descriptor: person(2))
+        #expect(step.phase == .failed)
+        #expect(step.message.contains("does not match"))
+    }
+
+    @Test("identification names the nearest student only when clearly nearest")
+    func identification() throws {
+        var s = try CheckInSession(claimed: nil, templates: templates, challenge: try LivenessChallenge(actions: [.openMouth]))
+        let step = try run(&s, clip([(neutral, 5), (mouth, 3), (neutral, 3)]), descriptor: person(0, offset: 0.1))
+        #expect(step.phase == .passed && step.personID == "p0")
+        // Two enrolled people nearly the same distance away: nobody is named.
+        let twins = [FaceTemplate(personID: "a", descriptors: [person(0)]), FaceTemplate(personID: "b", descriptors: [person(0, offset: 0.05)])]
+        let m = try FaceMatcher.identify(person(0, offset: 0.025), among: twins)
+        #expect(!m.accepted && m.personID == nil)
+    }
+
+    @Test("frames that cannot serve say why and record nothing")
+    func problems() throws {
+        var s = try CheckInSession(claimed: "p1", templates: templates, challenge: try LivenessChallenge(actions: [.blink]))
+        let small = FaceReading(ear: 0.3, mar: 0, yaw: 0, pitch: 0, widthPixels: 40)
+        let turned = FaceReading(ear: 0.3, mar: 0, yaw: 40, pitch: 0, widthPixels: 200)
+        #expect(try s.observe(KioskFrame(time: 0, faces: [])).problem == .noFace)
+        #expect(try s.observe(KioskFrame(time: 0.1, faces: [neutral, neutral])).problem == .severalFaces)
+        #expect(try s.observe(KioskFrame(time: 0.2, faces: [small])).problem == .tooSmall)
+        #expect(try s.observe(KioskFrame(time: 0.3, faces: [turned])).problem == .turnedAway)
+        #expect(try s.observe(KioskFrame(time: 0.4, faces: [blink])).problem == .eyesClosed)
+        #expect(s.phase == .framing && s.match == nil)
+    }
+
+    @Test("a face swapped during the challenge fails the check after it")
+    func swapped() throws {
+        var s = try CheckInSession(claimed: "p1", templates: templates, challenge: try LivenessChallenge(actions: [.openMouth]))
+        var step = try run(&s, clip([(neutral, 5)]), descriptor: person(1))
+        #expect(step.phase == .challenge)
+        step = try run(&s, clip([(mouth, 3), (neutral, 3)], start: 1), descriptor: person(2))
+        #expect(step.phase == .failed)
+    }
+
+    @Test("a student with no enrolled face cannot start")
+    func notEnrolled() {
+        #expect(throws: AttendanceError.self) {
+            try CheckInSession(claimed: "p9", templates: templates, challenge: try LivenessChallenge(actions: [.blink]))
+        }
+    }
+
+    @Test("descriptors round-trip through the stored bytes; bad lengths are typed errors")
+    func storage() throws {
+        let d: [Float] = (0..<128).map { Float($0) / 7 - 3 }
+        #expect(try FaceMatcher.decode(FaceMatcher.encode(d)) == d)
+        #expect(throws: AttendanceError.self) { try FaceMatcher.decode(Data([1, 2, 3])) }
+        #expect(throws: AttendanceError.self) { try FaceMatcher.distance([1, 2], [1]) }
+    }
+
+    @Test("CSV fields are quoted and formula-safe; parsing takes quotes and CRLF")
+    func csv() throws {
+        #expect(CSV.field("a,b") == "\"a,b\"")
+        #expect(CSV.field("=SUM(A1)") == "'=SUM(A1)")
+        #expect(try CSV.parse("u,name\r\nann,\"Ann, B\"\r\n") == [["u", "name"], ["ann", "Ann, B"]])
+        #expect(throws: AttendanceError.self) { try CSV.parse("a,\"b\n") }
+    }
+}

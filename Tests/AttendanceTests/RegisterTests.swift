@@ -1,0 +1,172 @@
+import Attendance
+import Foundation
+import SentioStore
+import SentioStoreTestSupport
+import SentioTestSupport
+import SQLKit
+import Testing
+
+@Suite("Attendance register on SQLite")
+struct SqliteRegisterTests {
+    @Test("a lecture's life: open, check-ins, refusals, confirmation with the headcount, records, edits") func lecture() async throws { try await RegisterChecks.lecture(.sqlite) }
+    @Test("a student sees their own attendance with percentages; CSV export") func student() async throws { try await RegisterChecks.student(.sqlite) }
+    @Test("faces: enrolment with and without the photo; deleting removes every descriptor and photo") func faces() async throws { try await RegisterChecks.faces(.sqlite) }
+    @Test("courses: unique per year, roles checked when assigning and enrolling") func courses() async throws { try await RegisterChecks.courses(.sqlite) }
+}
+
+@Suite("Attendance register on PostgreSQL", .requires(.postgres))
+struct PostgresRegisterTests {
+    @Test("a lecture's life: open, check-ins, refusals, confirmation with the headcount, records, edits") func lecture() async throws { try await RegisterChecks.lecture(.postgres) }
+    @Test("a student sees their own attendance with percentages; CSV export") func student() async throws { try await RegisterChecks.student(.postgres) }
+    @Test("faces: enrolment with and without the photo; deleting removes every descriptor and photo") func faces() async throws { try await RegisterChecks.faces(.postgres) }
+    @Test("courses: unique per year, roles checked when assigning and enrolling") func courses() async throws { try await RegisterChecks.courses(.postgres) }
+}
+
+enum RegisterChecks {
+    struct World {
+        let register: AttendanceRegister
+        let store: Store
+        let admin: String, professor: String, other: String
+        let students: [String]
+        let course: String
+    }
+
+    static func world(_ backend: Backend) async throws -> World {
+        let store = try await Store.open(try await TestDatabase.fresh(backend))
+        try await AttendanceRegister.prepare(store)
+        let accounts = Accounts(store: store)
+        func user(_ name: String, _ role: Role) async throws -> String {
+            try await accounts.create(username: name, displayName: name.capitalized, role: role, passwordHash: "x", actor: nil).id
+        }
+        let admin = try await user("admin", .admin), professor = try await user("prof", .professor), other = try await user("other", .professor)
+        var students: [String] = []
+        for name in ["ann", "ben", "cid", "dee"] { students.append(try await user(name, .student)) }
+        let register = AttendanceRegister(store: store)
+        let course = try await register.createCourse(code: "CV101", title: "Computer vision", academicYear: "2026/27", actor: admin)
+        try await register.assignProfessor(professor, course: course.id, actor: admin)
+        for s in students.prefix(3) { try await register.enrol(s, course: course.id, actor: admin) }
+        return World(register: register, store: store, admin: admin, professor: professor, other: other, students: students, course: course.id)
+    }
+
+    static func lecture(_ backend: Backend) async throws {
+        let w = try await world(backend)
+        let start: Int64 = 1_790_000_000_000
+        let lecture = try await w.register.createLecture(course: w.course, title: "Week 1", startsAt: start, endsAt: start + 5_400_000, actor: w.professor)
+        // Not open yet.
+        await #expect(throws: AttendanceError.self) {
+            try await w.register.checkIn(lecture: lecture.id, student: w.students[0], method: .kioskVerified, distance: 0.3, liveness: "ok", frameHash: nil, actor: w.professor)
+        }
+        let opened = try await w.register.open(lecture: lecture.id, actor: w.professor)
+        #expect(opened.state == .open && opened.checkinCode?.count == 6)
+        _ = try await w.register.checkIn(lecture: lecture.id, student: w.students[0], method: .kioskVerified, distance: 0.31, liveness: "blink→open-mouth: passed",
+                                         frameHash: "ab", actor: w.professor, at: start + 60_000)
+        _ = try await w.register.checkIn(lecture: lecture.id, student: w.students[1], method: .kioskIdentified, distance: 0.35, liveness: "ok",
+                                         frameHash: "cd", actor: w.professor, at: start + 20 * 60_000)
+        // Twice, not enrolled, a wrong code from a phone: refused with the reason.
+        do {
+            _ = try await w.register.checkIn(lecture: lecture.id, student: w.students[0], method: .kioskVerified, distance: 0.3, liveness: "ok", frameHash: nil, actor: w.professor)
+            Issue.record("a double check-in was taken")
+        } catch let error as AttendanceError { #expect("\(error)".contains("already checked in")) }
+        do {
+            _ = try await w.register.checkIn(lecture: lecture.id, student: w.students[3], method: .kioskVerified, distance: 0.3, liveness: "ok", frameHash: nil, actor: w.professor)
+            Issue.record("a student not enrolled was taken")
+        } catch let error as AttendanceError { #expect("\(error)".contains("not enrolled")) }
+        await #expect(throws: AttendanceError.invalid("code", "not this lecture's code")) {
+            try await w.register.checkIn(lecture: lecture.id, student: w.students[2], method: .ownDevice, distance: 0.3, liveness: "ok", frameHash: nil,
+                                         actor: w.students[2], code: "000000x", at: start)
+        }
+        let roll = try await w.register.roll(lecture: lecture.id)
+        #expect(roll.checkedIn.map(\.studentID) == [w.students[0], w.students[1]])
+        #expect(roll.missing.map(\.id) == [w.students[2]])
+        #expect(roll.records.isEmpty)
+
+        let confirmation = try await w.register.confirm(lecture: lecture.id, professor: w.professor, faceDistance: 0.28, headcount: 3, at: start + 5_000_000)
+        #expect(confirmation.present == 1 && confirmation.late == 1 && confirmation.absent == 1 && confirmation.headcountDifference == 1)
+        await #expect(throws: AttendanceError.conflict("this lecture is already confirmed")) {
+            try await w.register.confirm(lecture: lecture.id, professor: w.professor, faceDistance: 0.28, headcount: nil)
+        }
+        await #expect(throws: AttendanceError.conflict("this lecture is already confirmed")) {
+            try await w.register.checkIn(lecture: lecture.id, student: w.students[2], method: .kioskVerified, distance: 0.3, liveness: "ok", frameHash: nil, actor: w.professor)
+        }
+        let records = try await w.register.roll(lecture: lecture.id).records
+        #expect(Dictionary(uniqueKeysWithValues: records.map { ($0.studentID, $0.status) }) == [w.students[0]: .present, w.students[1]: .late, w.students[2]: .absent])
+        let edited = try await w.register.edit(lecture: lecture.id, student: w.students[2], status: .excused, professor: w.professor, faceDistance: 0.3)
+        #expect(edited.status == .excused && edited.method == .professorEdit)
+        let audit = try await w.register.auditTrail(lecture: lecture.id)
+        #expect(audit.contains { $0.action == "checkin" && $0.frameHash == "ab" && $0.distance == 0.31 && $0.liveness == "blink→open-mouth: passed" })
+        #expect(audit.contains { $0.action == "lecture.confirm" && $0.confirmedBy == w.professor })
+        #expect(audit.contains { $0.action == "record.edit" && $0.detail == "absent → excused" })
+        #expect(try await w.register.isProfessor(w.professor, course: w.course))
+        #expect(try await !w.register.isProfessor(w.other, course: w.course))
+        await w.store.close()
+    }
+
+    static func student(_ backend: Backend) async throws {
+        let w = try await world(backend)
+        let start: Int64 = 1_790_000_000_000
+        for week in 0..<4 {
+            let l = try await w.register.createLecture(course: w.course, title: "Week \(week + 1)", startsAt: start + Int64(week) * 604_800_000,
+                                                       endsAt: start + Int64(week) * 604_800_000 + 5_400_000, actor: w.professor)
+            guard week < 3 else { continue }  // the fourth is not held yet
+            _ = try await w.register.open(lecture: l.id, actor: w.professor)
+            if week != 1 {
+                _ = try await w.register.checkIn(lecture: l.id, student: w.students[0], method: .kioskVerified, distance: 0.3, liveness: "ok", frameHash: nil,
+                                                 actor: w.professor, at: l.startsAt)
+            }
+            _ = try await w.register.confirm(lecture: l.id, professor: w.professor, faceDistance: 0.3, headcount: nil, at: l.endsAt)
+        }
+        let mine = try await w.register.attendance(student: w.students[0])
+        #expect(mine.count == 1)
+        // Present in weeks 1 and 3 of 3 confirmed lectures: 66.7 %.
+        #expect(mine[0].confirmed == 3 && abs((mine[0].percent ?? 0) - 200.0 / 3) < 1e-9)
+        #expect(mine[0].lectures.map(\.status) == [.present, .absent, .present, nil])
+        let csv = try await w.register.exportCSV(course: w.course)
+        let lines = csv.split(separator: "\n")
+        #expect(lines.first == "lecture_date,lecture,username,name,status,method")
+        #expect(lines.count == 1 + 3 * 3)
+        #expect(lines.contains { $0.hasSuffix(",ann,Ann,present,kiosk-verified") })
+        await w.store.close()
+    }
+
+    static func faces(_ backend: Backend) async throws {
+        let w = try await world(backend)
+        let d: [Float] = (0..<128).map { Float($0) / 128 }
+        _ = try await w.register.addFace(person: w.students[0], descriptor: d, yaw: 0, photo: nil, photoType: nil, actor: w.admin)
+        _ = try await w.register.addFace(person: w.students[0], descriptor: d.map { $0 + 0.1 }, yaw: 15, photo: Data([0xFF, 0xD8, 1, 2]), photoType: "image/jpeg", actor: w.admin)
+        await #expect(throws: AttendanceError.self) {
+            try await w.register.addFace(person: w.students[0], descriptor: [1, 2], yaw: 0, photo: nil, photoType: nil, actor: w.admin)
+        }
+        let templates = try await w.register.templates([w.students[0], w.students[1]])
+        #expect(templates.count == 1 && templates[0].descriptors.count == 2)
+        #expect(abs(Double(templates[0].mean![10]) - (10.0 / 128 + 0.05)) < 1e-6)
+        let photos = try await w.register.photos(person: w.students[0])
+        #expect(photos.count == 1)
+        #expect(try await w.register.photo(person: w.students[1], id: photos[0].id) == nil)
+        #expect(try await w.register.deleteFaces(person: w.students[0], actor: w.students[0]) == 2)
+        // Checked in the database itself: no row, no descriptor, no photo left.
+        let left = try await w.store.read { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM att_faces WHERE user_id = \(bind: w.students[0])").first()?.decode(column: "n", as: Int.self)
+        }
+        #expect(left == 0)
+        #expect(try await w.register.person(w.students[0])?.faces == 0)
+        await w.store.close()
+    }
+
+    static func courses(_ backend: Backend) async throws {
+        let w = try await world(backend)
+        await #expect(throws: AttendanceError.conflict("a course CV101 already exists in 2026/27")) {
+            try await w.register.createCourse(code: "CV101", title: "Again", academicYear: "2026/27", actor: w.admin)
+        }
+        _ = try await w.register.createCourse(code: "CV101", title: "Next year", academicYear: "2027/28", actor: w.admin)
+        await #expect(throws: AttendanceError.invalid("academicYear", "a year like 2026/27")) {
+            try await w.register.createCourse(code: "X", title: "Y", academicYear: "2026/28", actor: w.admin)
+        }
+        await #expect(throws: AttendanceError.self) { try await w.register.enrol(w.professor, course: w.course, actor: w.admin) }
+        await #expect(throws: AttendanceError.self) { try await w.register.assignProfessor(w.students[0], course: w.course, actor: w.admin) }
+        #expect(try await w.register.courses(for: w.admin, role: "admin").count == 2)
+        #expect(try await w.register.courses(for: w.professor, role: "professor").map(\.code) == ["CV101"])
+        #expect(try await w.register.courses(for: w.other, role: "professor").isEmpty)
+        #expect(try await w.register.courses(for: w.students[0], role: "student", year: "2026/27").first?.students == 3)
+        await w.store.close()
+    }
+}
