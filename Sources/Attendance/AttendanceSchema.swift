@@ -13,7 +13,11 @@ import SentioStore
 /// - `att_faces`: a person's enrolment: one descriptor per accepted photo, the photo itself
 ///   only when the person agreed to keep it (`photo` NULL otherwise);
 /// - `att_audit`: one row per decision: who, which lecture, the frame's SHA-256, the face
-///   distance, the liveness result, who confirmed.
+///   distance, the liveness result, who confirmed;
+/// - `att_face_proofs`: a signed-in user's face checked against their own enrolment: it marks
+///   the session face-verified (professors sign in with password and face) and, used once
+///   within two minutes, authorises one act that needs the face (confirming a lecture, editing
+///   a record, handing over the administrator role). Stored as the token's SHA-256.
 public enum AttendanceSchema {
     public static let schema = AppSchema(app: "attendance", migrations: [
         Migration(version: 1, name: "attendance") { kind in
@@ -104,6 +108,16 @@ public enum AttendanceSchema {
                     detail TEXT)
                 """,
                 "CREATE INDEX att_audit_by_lecture ON att_audit(lecture_id, at)",
+                """
+                CREATE TABLE att_face_proofs (
+                    id TEXT PRIMARY KEY,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    session_hash TEXT NOT NULL,
+                    distance \(real) NOT NULL,
+                    created_at BIGINT NOT NULL,
+                    used_at BIGINT)
+                """,
+                "CREATE INDEX att_face_proofs_by_session ON att_face_proofs(session_hash)",
             ]
         },
     ])

@@ -206,6 +206,15 @@ public struct AttendanceRegister: Sendable {
         try await store.read { db in try await Self.lecture(db, id) }
     }
 
+    /// The open lecture whose room code is `code` (students' own phones find it by the code).
+    public func openLecture(code: String) async throws -> Lecture? {
+        guard code.count == 6, code.allSatisfy(\.isNumber) else { return nil }
+        return try await store.read { db in
+            try await db.select().columns("*").from("att_lectures").where("checkin_code", .equal, SQLBind(code))
+                .where("state", .equal, SQLBind(LectureState.open.rawValue)).first().map(Self.lecture)
+        }
+    }
+
     static func lecture(_ db: any SQLDatabase, _ id: String) async throws -> Lecture? {
         try await db.select().columns("*").from("att_lectures").where("id", .equal, SQLBind(id)).first().map(lecture)
     }
@@ -493,6 +502,45 @@ public struct AttendanceRegister: Sendable {
             try await db.delete(from: "att_faces").where("user_id", .equal, SQLBind(id)).run()
             try await Self.audit(db, AuditEntry(actor: actor, subject: id, action: "face.delete", outcome: "ok", detail: "\(n) enrolment photos"))
             return n
+        }
+    }
+
+    // MARK: Face proofs
+
+    /// Records that `user` (signed in with `session`, the session token's hash) just passed a
+    /// face check at `distance`; returns the proof token (once; only its hash is stored).
+    public func recordFaceProof(user: String, session: String, distance: Double, at now: Int64 = Clock.milliseconds()) async throws -> String {
+        let token = RandomID.make()
+        try await store.transaction { db in
+            try await db.insert(into: "att_face_proofs").columns("id", "user_id", "session_hash", "distance", "created_at")
+                .values(SQLBind(Self.frameHash(Array(token.utf8))), SQLBind(user), SQLBind(session), SQLBind(distance), SQLBind(now)).run()
+            try await Self.audit(db, AuditEntry(at: now, actor: user, subject: user, action: "face.proof", outcome: "ok", distance: distance))
+        }
+        return token
+    }
+
+    /// Whether this session's user passed a face check during it.
+    public func isFaceVerified(user: String, session: String) async throws -> Bool {
+        try await store.read { db in
+            try await db.raw("SELECT 1 AS x FROM att_face_proofs WHERE session_hash = \(bind: session) AND user_id = \(bind: user)").first() != nil
+        }
+    }
+
+    /// Spends a proof: it must be `user`'s, unused and at most `maxAge` ms old. Returns the
+    /// face distance it recorded.
+    public func useFaceProof(_ token: String, user: String, maxAge: Int64 = 120_000, at now: Int64 = Clock.milliseconds()) async throws -> Double {
+        let id = Self.frameHash(Array(token.utf8))
+        return try await store.transaction { db in
+            guard let row = try await db.select().columns("*").from("att_face_proofs").where("id", .equal, SQLBind(id)).first(),
+                  try row.decode(column: "user_id", as: String.self) == user else {
+                throw AttendanceError.faceRejected("a face check of your own is needed first")
+            }
+            guard try row.decode(column: "used_at", as: Int64?.self) == nil else { throw AttendanceError.faceRejected("this face check was already used; check again") }
+            guard now - (try row.decode(column: "created_at", as: Int64.self)) <= maxAge else {
+                throw AttendanceError.faceRejected("the face check is older than \(maxAge / 1000) s; check again")
+            }
+            try await db.update("att_face_proofs").set("used_at", to: SQLBind(now)).where("id", .equal, SQLBind(id)).run()
+            return try row.decode(column: "distance", as: Double.self)
         }
     }
 

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import HummingbirdWebSocket
+import Attendance
 import IVCollection
 import Logging
 import NIOCore
@@ -39,7 +40,8 @@ public enum SentioServer {
             throw error
         }
         let platform = try Platform(store: store, perception: perception, limits: configuration.limits,
-                                publicDirectory: configuration.pagesDirectory ?? publicDirectory, secureCookies: configuration.tls != .off, logger: logger)
+                                publicDirectory: configuration.pagesDirectory ?? publicDirectory, secureCookies: configuration.tls != .off, logger: logger,
+                                fixedLivenessChallenge: configuration.fixedLivenessChallenge)
         var applications: [any Service] = []
         let ready = ReadyLatch(count: configuration.tls == .off ? 1 : 2)
         let addresses = platform.addresses
@@ -77,6 +79,7 @@ public enum SentioServer {
     /// Migrates the applications' own tables (after the platform's, which `Store.open` does).
     public static func prepare(_ store: Store) async throws {
         try await IVCollection.prepare(store)
+        try await AttendanceRegister.prepare(store)
     }
 
     /// The HTTP/1 server with WebSocket upgrades for the streams.
@@ -111,6 +114,7 @@ public enum SentioServer {
         AccountRoutes(platform: platform).register(on: router)
         RoomRoutes(platform: platform).register(on: router)
         IVRoutes(platform: platform).register(on: router)
+        AttendanceRoutes(platform: platform).register(on: router)
         return router
     }
 
@@ -121,6 +125,7 @@ public enum SentioServer {
         router.add(middleware: SessionMiddleware(accounts: platform.accounts))
         StreamRoutes(platform: platform).register(webSocket: router)
         RoomRoutes(platform: platform).register(webSocket: router)
+        AttendanceRoutes(platform: platform).register(webSocket: router)
         return router
     }
 

@@ -1,3 +1,4 @@
+import Attendance
 import Foundation
 import SentioStore
 
@@ -41,6 +42,9 @@ public struct ServerConfiguration: Sendable {
     /// Serve the pages from this folder instead of the copy built into the program (for working on
     /// them: an edit shows on reload, no build needed).
     public var pagesDirectory: String?
+    /// Every attendance check-in asks for this liveness challenge instead of a random one: for
+    /// browser tests, whose fake cameras play a fixed clip, and demonstrations. Nil in use.
+    public var fixedLivenessChallenge: LivenessChallenge?
 
     public init(database: DatabaseLocation, dataDirectory: String) {
         self.database = database

@@ -110,6 +110,20 @@ public struct Accounts: Sendable {
         }
     }
 
+    /// Hands the administrator role from `from` to `to` in one transaction: `to` becomes an
+    /// administrator, `from` takes `newRole`. The caller has checked `from`'s password and face.
+    public func handOverAdmin(from: String, to: String, newRole: Role) async throws {
+        try await store.transaction { db in
+            for id in [from, to] {
+                guard try await db.select().column("id").from("users").where("id", .equal, SQLBind(id)).first() != nil
+                else { throw StoreError.notFound("user \(id)") }
+            }
+            try await db.update("users").set("role", to: SQLBind(Role.admin.rawValue)).where("id", .equal, SQLBind(to)).run()
+            try await db.update("users").set("role", to: SQLBind(newRole.rawValue)).where("id", .equal, SQLBind(from)).run()
+            try await Audit.append(db, actor: from, action: "admin.handover", subject: to, detail: "previous administrator is now \(newRole.rawValue)")
+        }
+    }
+
     // MARK: Sessions
 
     public func createSession(_ session: SessionRecord) async throws {

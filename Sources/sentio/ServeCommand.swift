@@ -1,3 +1,4 @@
+import Attendance
 import ArgumentParser
 import Foundation
 import Logging
@@ -26,6 +27,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Serve the pages from this folder (e.g. Sources/SentioServer/Public while editing them).") var pages: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
     @Option(help: "Stills and rooms a client address may ask for per second (bursts of 6×).") var requestRate = 5.0
+    @Option(help: ArgumentHelp("Tests and demonstrations only: every attendance check-in asks for these liveness actions (e.g. blink,open-mouth) instead of a random pair.", visibility: .hidden))
+    var livenessChallenge: String?
 
     func run() async throws {
         var configuration = try ServeCommand.configuration(host: host, port: port, tlsPort: tlsPort, database: database, tls: tls,
@@ -33,6 +36,15 @@ struct ServeCommand: AsyncParsableCommand {
         guard requestRate > 0, requestRate.isFinite else { throw ValidationError("--request-rate must be positive") }
         configuration.limits.stillsPerSecond = requestRate
         configuration.limits.stillsBurst = max(configuration.limits.stillsBurst, Int(requestRate * 6))
+        if let livenessChallenge {
+            let actions = try livenessChallenge.split(separator: ",").map { name in
+                guard let action = LivenessAction(rawValue: String(name)) else {
+                    throw ValidationError("--liveness-challenge: \(name) is not one of \(LivenessAction.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return action
+            }
+            configuration.fixedLivenessChallenge = try LivenessChallenge(actions: actions)
+        }
         if let pages {
             guard FileManager.default.fileExists(atPath: pages + "/index.html") else { throw ValidationError("--pages: no index.html in \(pages)") }
             configuration.pagesDirectory = pages

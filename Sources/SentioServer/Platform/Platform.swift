@@ -1,3 +1,4 @@
+import Attendance
 import Foundation
 import IVCollection
 import IVScanner
@@ -14,6 +15,10 @@ public final class Platform: Sendable {
     public let metrics = ServerMetrics()
     /// The IV application's collections (its tables migrated by ``SentioServer/prepare(_:)``).
     public let iv: IVCollection
+    /// The attendance application's register (its tables migrated by ``SentioServer/prepare(_:)``).
+    public let attendance: AttendanceRegister
+    /// A fixed liveness challenge (tests and demonstrations; nil: a random one per check-in).
+    public let fixedLivenessChallenge: LivenessChallenge?
     let accounts: Accounts
     let rooms: Rooms
     let hub: RoomHub
@@ -29,7 +34,9 @@ public final class Platform: Sendable {
     let addresses = AddressBook()
 
     /// An error only when the IV scanner's bundled game data is damaged.
-    public init(store: Store, perception: Perception, limits: Limits, publicDirectory: String, secureCookies: Bool, logger: Logger) throws {
+    public init(store: Store, perception: Perception, limits: Limits, publicDirectory: String, secureCookies: Bool, logger: Logger,
+                fixedLivenessChallenge: LivenessChallenge? = nil) throws {
+        self.fixedLivenessChallenge = fixedLivenessChallenge
         self.store = store
         self.perception = perception
         self.limits = limits
@@ -43,6 +50,7 @@ public final class Platform: Sendable {
         loginFailures = FailureWindow(limit: limits.loginFailures, seconds: limits.loginWindowSeconds)
         streamSlots = StreamSlots(limits: limits)
         iv = IVCollection(store: store, calculator: try IVCalculator())
+        attendance = AttendanceRegister(store: store)
     }
 
     /// Makes a user (what `sentio admin create` does); the error says what to change.

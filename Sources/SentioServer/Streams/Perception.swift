@@ -1,3 +1,4 @@
+import Attendance
 import Foundation
 import IVScanner
 import SentioImage
@@ -35,6 +36,17 @@ public final class Perception: Sendable {
     }
 
     public func stop() { threads.stop() }
+}
+
+/// What the attendance rules need of one photo or frame.
+struct FaceCheck: Sendable {
+    var readings: [FaceReading]
+    var descriptor: [Float]?
+
+    static func reading(_ landmarks: FaceLandmarks, box width: Double, _ photo: Image) -> FaceReading {
+        let s = FaceSignals(landmarks, imageWidth: photo.width, imageHeight: photo.height)
+        return FaceReading(ear: (s.leftEAR + s.rightEAR) / 2, mar: s.mar, yaw: s.yaw, pitch: s.pitch, widthPixels: width * Double(photo.width))
+    }
 }
 
 /// One compute thread's pipelines for stills, made on first use and kept (they are not
@@ -96,6 +108,22 @@ actor StillWorker {
         let recognizer = try self.recognizer ?? FaceRecognizer(store: store, threads: 1)
         self.recognizer = recognizer
         return try recognizer.recognizeAll(photo, jitter: jitter).first?.descriptor
+    }
+
+    /// The faces of a photo as the attendance rules see them, and the descriptor of the largest
+    /// face when exactly one is in view (a check against an enrolment, or an enrolment photo).
+    func faceCheck(_ photo: Image, jitter: Int) throws -> FaceCheck {
+        let key = "short -1 false"
+        let landmarker = try faceLandmarkers[key] ?? FaceLandmarker(model: .shortRange, minScore: nil, refineIrises: false, store: store, threads: 1)
+        faceLandmarkers[key] = landmarker
+        let faces = try landmarker.faces(in: photo)
+        let readings = faces.map { FaceCheck.reading($0.landmarks, box: $0.detection.box.width, photo) }
+        guard faces.count == 1 else { return FaceCheck(readings: readings, descriptor: nil) }
+        let recognizer = try self.recognizer ?? FaceRecognizer(store: store, threads: 1)
+        self.recognizer = recognizer
+        let found = try recognizer.recognizeAll(photo, jitter: jitter)
+        let largest = found.max { $0.box.width * $0.box.height < $1.box.width * $1.box.height }
+        return FaceCheck(readings: readings, descriptor: largest?.descriptor.values)
     }
 
     /// The scan and the time it took on this thread (ms), without the wait for the thread: the

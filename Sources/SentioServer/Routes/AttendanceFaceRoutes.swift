@@ -1,0 +1,125 @@
+import Attendance
+import Foundation
+import Hummingbird
+import NIOCore
+import SentioImage
+import SentioStore
+
+/// Faces in the attendance app: enrolment photos (a person's own or the administrator's
+/// upload; the photo kept only with `keepPhoto=true`, the person's consent), their deletion,
+/// the face proof a signed-in user makes with their own face, the administrator's 1:1 check
+/// (`verify`, what the kiosk decides, for measuring the threshold through the API), and the
+/// administrator hand-over.
+struct AttendanceFaceRoutes {
+    let platform: Platform
+    var register: AttendanceRegister { platform.attendance }
+
+    /// dlib's jitter for enrolment photos: ten jittered chips averaged; measured to lower false
+    /// rejects (docs/attendance.md). Check-in frames use one chip (speed).
+    static let enrolmentJitter = 10
+
+    struct HandOver: Decodable { var user: String; var password: String; var proof: String; var newRole: Role? }
+    struct Proof: Encodable { var proof: String; var distance: Double; var expiresInSeconds: Int }
+    struct Faces: Encodable { var faces: Int; var photos: [String] }
+    struct Enrolled: Encodable { var faces: Int; var yaw: Double; var keptPhoto: Bool }
+    struct Verified: Encodable { var match: FaceMatch; var threshold: Double }
+
+    func register(on router: Router<AppContext>) {
+        router.route(.post, "/api/v1/attendance/face-proof") { request, context in
+            guard let me = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
+            try StillRoutes(platform: platform).admit(context)
+            let (check, _) = try await face(request, jitter: 0)
+            let templates = try await register.templates([me.user.id])
+            guard let template = templates.first else { throw HTTPError(.forbidden, message: "you have no enrolled face; ask the administrator to enrol one") }
+            let match = try AttendanceError.answerNow { try FaceMatcher.verify(try usable(check), against: template) }
+            guard match.accepted else {
+                try await register.audit(AuditEntry(actor: me.user.id, subject: me.user.id, action: "face.proof", outcome: "refused", distance: match.distance))
+                throw HTTPError(.forbidden, message: "the face does not match yours (distance \(String(format: "%.2f", match.distance)))")
+            }
+            let token = try await register.recordFaceProof(user: me.user.id, session: me.tokenHash, distance: match.distance)
+            return try Response.json(Proof(proof: token, distance: match.distance, expiresInSeconds: 120), status: .created)
+        }
+        router.route(.get, "/api/v1/attendance/people/{id}/faces") { _, context in
+            let id = try context.parameters.require("id")
+            guard let person = try await register.person(id) else { throw HTTPError(.notFound, message: "no person \(id)") }
+            return try Response.json(Faces(faces: person.faces, photos: try await register.photos(person: id).map(\.id)))
+        }
+        router.route(.post, "/api/v1/attendance/people/{id}/faces") { request, context in
+            guard let me = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
+            let id = try context.parameters.require("id")
+            let keep = try Query(request, allowed: ["keepPhoto"]).bool("keepPhoto") ?? false
+            try StillRoutes(platform: platform).admit(context)
+            let (check, bytes) = try await face(request, jitter: Self.enrolmentJitter)
+            let descriptor = try AttendanceError.answerNow { try usable(check) }
+            let type = IVRoutes.imageType(bytes)
+            let count = try await AttendanceError.answer {
+                try await register.addFace(person: id, descriptor: descriptor, yaw: check.readings[0].yaw, photo: keep ? bytes : nil, photoType: type, actor: me.user.id)
+            }
+            return try Response.json(Enrolled(faces: count, yaw: check.readings[0].yaw, keptPhoto: keep), status: .created)
+        }
+        router.route(.delete, "/api/v1/attendance/people/{id}/faces") { _, context in
+            guard let me = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
+            try await register.deleteFaces(person: try context.parameters.require("id"), actor: me.user.id)
+            return Response(status: .noContent)
+        }
+        router.route(.get, "/api/v1/attendance/people/{id}/faces/{photo}") { _, context in
+            let id = try context.parameters.require("id"), photo = try context.parameters.require("photo")
+            guard let found = try await register.photo(person: id, id: photo) else { throw HTTPError(.notFound, message: "no kept photo \(photo)") }
+            return Response(status: .ok, headers: [.contentType: found.type, .cacheControl: "private, no-store"],
+                            body: .init(byteBuffer: ByteBuffer(data: found.data)))
+        }
+        router.route(.post, "/api/v1/attendance/people/{id}/verify") { request, context in
+            let id = try context.parameters.require("id")
+            let (check, _) = try await face(request, jitter: 0)
+            guard let template = try await register.templates([id]).first else { throw HTTPError(.notFound, message: "no enrolled face for \(id)") }
+            let match = try AttendanceError.answerNow { try FaceMatcher.verify(try usable(check), against: template) }
+            return try Response.json(Verified(match: match, threshold: MatchPolicy.standard.threshold))
+        }
+        router.route(.post, "/api/v1/attendance/admin-handover") { request, context in
+            guard let me = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
+            let body = try await decode(HandOver.self, request, context)
+            guard body.user != me.user.id else { throw HTTPError(.badRequest, message: "hand the role to someone else") }
+            let newRole = body.newRole ?? .professor
+            guard newRole != .admin else { throw HTTPError(.badRequest, message: "newRole is your role after the hand-over: professor, student or player") }
+            if let wait = platform.loginFailures.blocked("user " + me.user.username) {
+                let seconds = String(Int(wait.rounded(.up)))
+                throw HTTPError(.tooManyRequests, headers: [.retryAfter: seconds], message: "too many failed attempts; wait \(seconds) s")
+            }
+            let found = try await platform.accounts.credentials(username: me.user.username)
+            guard try await platform.passwords.verify(body.password, hash: found?.passwordHash) else {
+                platform.loginFailures.fail("user " + me.user.username)
+                try await register.audit(AuditEntry(actor: me.user.id, subject: body.user, action: "admin.handover", outcome: "refused", detail: "wrong password"))
+                throw HTTPError(.forbidden, message: "wrong password")
+            }
+            do {
+                _ = try await register.useFaceProof(body.proof, user: me.user.id)
+            } catch let error as AttendanceError {
+                try await register.audit(AuditEntry(actor: me.user.id, subject: body.user, action: "admin.handover", outcome: "refused", detail: error.description))
+                throw error.http
+            }
+            do {
+                try await platform.accounts.handOverAdmin(from: me.user.id, to: body.user, newRole: newRole)
+            } catch let error as StoreError {
+                throw HTTPError(.notFound, message: "\(error)")
+            }
+            return Response(status: .noContent)
+        }
+    }
+
+    /// The request's image (JPEG, PNG or WebP by content), its faces and, when exactly one is
+    /// in view, its descriptor; computed on a compute thread.
+    func face(_ request: Request, jitter: Int) async throws -> (FaceCheck, Data) {
+        let stills = StillRoutes(platform: platform)
+        let bytes = try await stills.body(request)
+        let image = try stills.decode(bytes, name: "the photo")
+        let check = try await stills.respond { try await platform.perception.nextWorker().faceCheck(image, jitter: jitter) }
+        return (check, Data(buffer: bytes))
+    }
+
+    /// The descriptor of a photo fit for a face check, or the problem in the kiosk's words.
+    func usable(_ check: FaceCheck) throws -> [Float] {
+        if let problem = FrameQuality.standard.problem(check.readings) { throw AttendanceError.faceRejected(problem.message) }
+        guard let descriptor = check.descriptor else { throw AttendanceError.faceRejected(FrameProblem.noFace.message) }
+        return descriptor
+    }
+}

@@ -1,0 +1,317 @@
+import Attendance
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import NIOCore
+import SentioImage
+import SentioStore
+
+/// The attendance application's API (pages in Public/attendance). A thin layer: the rules live
+/// in the Attendance module. The access table lets the roles in; who may touch which course
+/// (its professors, its students, the administrator) is checked here, per request, with
+/// ``course(_:_:for:)``. Professors work only after a face check in their session
+/// (`POST /api/v1/attendance/face-proof`); confirming a lecture, editing a record and handing
+/// over the administrator role spend a fresh proof.
+struct AttendanceRoutes {
+    let platform: Platform
+    var register: AttendanceRegister { platform.attendance }
+
+    struct NewCourse: Decodable { var code: String; var title: String; var academicYear: String }
+    struct Member: Decodable { var user: String }
+    struct NewLecture: Decodable { var title: String; var startsAt: Int64; var endsAt: Int64 }
+    struct Confirm: Decodable { var headcount: Int?; var proof: String }
+    struct Edit: Decodable { var status: AttendanceStatus; var proof: String }
+    struct Imported: Encodable { var enrolled: Int; var created: [CreatedStudent] }
+    struct CreatedStudent: Encodable { var username: String; var displayName: String; var password: String }
+    struct Roles: Encodable { var policy: MatchPolicy; var faceVerified: Bool }
+
+    func register(on router: Router<AppContext>) {
+        // Who am I to the attendance app: the match policy and whether this session's face is checked.
+        router.route(.get, "/api/v1/attendance/me") { _, context in
+            let me = try identity(context)
+            return try Response.json(Roles(policy: .standard, faceVerified: try await register.isFaceVerified(user: me.user.id, session: me.tokenHash)))
+        }
+        router.route(.get, "/api/v1/attendance/people") { request, _ in
+            let query = try Query(request, allowed: ["role"])
+            let role = query.string("role")
+            if let role, Role(rawValue: role) == nil { throw HTTPError(.badRequest, message: "role is one of \(Role.allCases.map(\.rawValue).joined(separator: ", "))") }
+            return try Response.json(try await register.people(role: role))
+        }
+        router.route(.get, "/api/v1/attendance/courses") { request, context in
+            let me = try identity(context)
+            let query = try Query(request, allowed: ["year"])
+            try await faceGate(me)
+            return try Response.json(try await register.courses(for: me.user.id, role: me.user.role.rawValue, year: query.string("year")))
+        }
+        router.route(.post, "/api/v1/attendance/courses") { request, context in
+            let me = try identity(context)
+            let body = try await decode(NewCourse.self, request, context)
+            return try Response.json(try await AttendanceError.answer { try await register.createCourse(code: body.code, title: body.title, academicYear: body.academicYear, actor: me.user.id) },
+                                     status: .created)
+        }
+        router.route(.get, "/api/v1/attendance/courses/{course}") { _, context in
+            let (course, _) = try await self.course(context, "course", for: .read)
+            return try Response.json(course)
+        }
+        router.route(.post, "/api/v1/attendance/courses/{course}/professors") { request, context in
+            let me = try identity(context)
+            let (course, _) = try await self.course(context, "course", for: .administer)
+            let body = try await decode(Member.self, request, context)
+            try await AttendanceError.answer { try await register.assignProfessor(body.user, course: course.id, actor: me.user.id) }
+            return try Response.json(try await register.course(course.id))
+        }
+        router.route(.delete, "/api/v1/attendance/courses/{course}/professors/{user}") { _, context in
+            let me = try identity(context)
+            let (course, _) = try await self.course(context, "course", for: .administer)
+            try await AttendanceError.answer { try await register.removeProfessor(try context.parameters.require("user"), course: course.id, actor: me.user.id) }
+            return Response(status: .noContent)
+        }
+        router.route(.get, "/api/v1/attendance/courses/{course}/students") { _, context in
+            let (course, _) = try await self.course(context, "course", for: .teach)
+            return try Response.json(try await register.students(course: course.id))
+        }
+        router.route(.post, "/api/v1/attendance/courses/{course}/students") { request, context in
+            let me = try identity(context)
+            let (course, _) = try await self.course(context, "course", for: .administer)
+            let body = try await decode(Member.self, request, context)
+            try await AttendanceError.answer { try await register.enrol(body.user, course: course.id, actor: me.user.id) }
+            return try Response.json(try await register.students(course: course.id))
+        }
+        router.route(.delete, "/api/v1/attendance/courses/{course}/students/{user}") { _, context in
+            let me = try identity(context)
+            let (course, _) = try await self.course(context, "course", for: .administer)
+            try await AttendanceError.answer { try await register.unenrol(try context.parameters.require("user"), course: course.id, actor: me.user.id) }
+            return Response(status: .noContent)
+        }
+        router.route(.post, "/api/v1/attendance/courses/{course}/students.csv") { request, context in
+            let me = try identity(context)
+            let (course, _) = try await self.course(context, "course", for: .administer)
+            return try Response.json(try await importStudents(request, course: course.id, actor: me.user.id))
+        }
+        router.route(.get, "/api/v1/attendance/courses/{course}/lectures") { _, context in
+            let (course, _) = try await self.course(context, "course", for: .read)
+            return try Response.json(try await register.lectures(course: course.id))
+        }
+        router.route(.post, "/api/v1/attendance/courses/{course}/lectures") { request, context in
+            let me = try identity(context)
+            let (course, _) = try await self.course(context, "course", for: .teach)
+            let body = try await decode(NewLecture.self, request, context)
+            return try Response.json(try await AttendanceError.answer {
+                try await register.createLecture(course: course.id, title: body.title, startsAt: body.startsAt, endsAt: body.endsAt, actor: me.user.id)
+            }, status: .created)
+        }
+        router.route(.get, "/api/v1/attendance/courses/{course}/attendance.csv") { _, context in
+            let (course, _) = try await self.course(context, "course", for: .teach)
+            let csv = try await register.exportCSV(course: course.id)
+            let name = course.code.filter { $0.isLetter || $0.isNumber } + "-" + course.academicYear.replacingOccurrences(of: "/", with: "-")
+            return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8", .contentDisposition: "attachment; filename=\"attendance-\(name).csv\""],
+                            body: .init(byteBuffer: ByteBuffer(string: csv)))
+        }
+        router.route(.get, "/api/v1/attendance/lectures/{lecture}") { _, context in
+            let lecture = try await self.lecture(context, for: .teach)
+            return try Response.json(try await register.roll(lecture: lecture.id))
+        }
+        router.route(.post, "/api/v1/attendance/lectures/{lecture}/open") { _, context in
+            let me = try identity(context)
+            let lecture = try await self.lecture(context, for: .teach)
+            return try Response.json(try await AttendanceError.answer { try await register.open(lecture: lecture.id, actor: me.user.id) })
+        }
+        router.route(.post, "/api/v1/attendance/lectures/{lecture}/confirm") { request, context in
+            let me = try identity(context)
+            let lecture = try await self.lecture(context, for: .teach)
+            let body = try await decode(Confirm.self, request, context)
+            let distance = try await AttendanceError.answer { try await register.useFaceProof(body.proof, user: me.user.id) }
+            return try Response.json(try await AttendanceError.answer {
+                try await register.confirm(lecture: lecture.id, professor: me.user.id, faceDistance: distance, headcount: body.headcount)
+            })
+        }
+        router.route(.put, "/api/v1/attendance/lectures/{lecture}/records/{student}") { request, context in
+            let me = try identity(context)
+            let lecture = try await self.lecture(context, for: .teach)
+            let body = try await decode(Edit.self, request, context)
+            let distance = try await AttendanceError.answer { try await register.useFaceProof(body.proof, user: me.user.id) }
+            return try Response.json(try await AttendanceError.answer {
+                try await register.edit(lecture: lecture.id, student: try context.parameters.require("student"), status: body.status,
+                                        professor: me.user.id, faceDistance: distance)
+            })
+        }
+        router.route(.get, "/api/v1/attendance/lectures/{lecture}/audit") { _, context in
+            let lecture = try await self.lecture(context, for: .teach)
+            return try Response.json(try await register.auditTrail(lecture: lecture.id))
+        }
+        router.route(.get, "/api/v1/attendance/my-attendance") { _, context in
+            let me = try identity(context)
+            return try Response.json(try await register.attendance(student: me.user.id))
+        }
+        AttendanceFaceRoutes(platform: platform).register(on: router)
+    }
+
+    /// The kiosk of a lecture (its professor or the administrator) and a student's own phone.
+    func register(webSocket router: Router<AppContext>) {
+        let kiosk = AccessTable.rule(.get, "/api/v1/attendance/lectures/{lecture}/kiosk")
+        router.ws("/api/v1/attendance/lectures/{lecture}/kiosk") { _, context in
+            try AccessGuard.check(kiosk, context)
+            _ = try await lecture(context, for: .teach)
+            return try upgradeSlot(context)
+        } onUpgrade: { inbound, outbound, context in
+            let request = context.requestContext
+            guard let me = request.identity, let lecture = try? await self.lecture(request, for: .teach) else { return }
+            try await runKiosk(.kiosk(lecture: lecture, operator: me.user.id), me, request, inbound, outbound)
+        }
+        let own = AccessTable.rule(.get, "/api/v1/attendance/checkin")
+        router.ws("/api/v1/attendance/checkin") { request, context in
+            try AccessGuard.check(own, context)
+            _ = try await ownLecture(request, context)
+            return try upgradeSlot(context)
+        } onUpgrade: { inbound, outbound, context in
+            let request = context.requestContext
+            guard let me = request.identity, let (lecture, code) = try? await ownLecture(context.request, request) else { return }
+            try await runKiosk(.ownDevice(lecture: lecture, student: me.user.id, code: code), me, request, inbound, outbound)
+        }
+    }
+
+    /// The open lecture of the `code` query parameter, in one of the student's courses.
+    func ownLecture(_ request: Request, _ context: AppContext) async throws -> (Lecture, String) {
+        let me = try identity(context)
+        let code = try Query(request, allowed: ["code"]).string("code") ?? ""
+        guard let lecture = try await register.openLecture(code: code), try await register.isEnrolled(me.user.id, course: lecture.courseID) else {
+            throw HTTPError(.notFound, message: "no open lecture of your courses has the code \(code)")
+        }
+        return (lecture, code)
+    }
+
+    func upgradeSlot(_ context: AppContext) throws -> RouterShouldUpgrade {
+        if let refusal = platform.streamSlots.refusal(client: context.client) {
+            platform.metrics.streamRefused(reason: refusal.reason)
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: refusal.message)
+        }
+        return .upgrade([:])
+    }
+
+    func runKiosk(_ mode: KioskConnection.Mode, _ me: Identity, _ context: AppContext,
+                  _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
+        guard platform.streamSlots.open(client: context.client) else {
+            try await outbound.writeTextMessage(try JSON.string(StreamError("too_many_streams", "the server is at its stream limit; try again shortly")))
+            try await outbound.close(.unknown(1013), reason: "stream limit")
+            return
+        }
+        defer { platform.streamSlots.close(client: context.client) }
+        platform.metrics.streamOpened(.faces)
+        defer { platform.metrics.streamClosed(.faces) }
+        do {
+            try await KioskConnection(mode: mode, platform: platform, session: me.tokenHash, user: me.user.id).run(inbound: inbound, outbound: outbound)
+        } catch is CancellationError {
+            return
+        } catch {
+            context.logger.debug("kiosk ended", metadata: ["error": "\(error)"])
+            try? await outbound.writeTextMessage(try JSON.string(StreamError("closed", "\(error)")))
+        }
+    }
+
+    /// Imports `username,display name` rows (a header row is skipped when its first field is
+    /// "username"): existing students are enrolled; new user names become student accounts with
+    /// a generated password, answered once so the administrator can hand it out.
+    func importStudents(_ request: Request, course: String, actor: String) async throws -> Imported {
+        guard request.headers[.contentType]?.lowercased().hasPrefix("text/csv") == true else {
+            throw HTTPError(.unsupportedMediaType, message: "send the CSV with Content-Type text/csv")
+        }
+        let body: ByteBuffer
+        do { body = try await request.body.collect(upTo: 1 << 20) } catch { throw HTTPError(.contentTooLarge, message: "a CSV of at most 1 MiB") }
+        guard let text = String(validating: body.readableBytesView, as: UTF8.self) else { throw HTTPError(.badRequest, message: "the CSV is not UTF-8 text") }
+        var rows = try AttendanceError.answerNow { try CSV.parse(text) }
+        if rows.first?.first?.lowercased() == "username" { rows.removeFirst() }
+        guard rows.count <= 2000 else { throw HTTPError(.badRequest, message: "at most 2000 students per import") }
+        let people = try await register.people()
+        var created: [CreatedStudent] = [], enrolled = 0
+        for (i, row) in rows.enumerated() {
+            let username = row[0].trimmingCharacters(in: .whitespaces)
+            let name = row.count > 1 ? row[1].trimmingCharacters(in: .whitespaces) : username
+            guard !username.isEmpty else { throw HTTPError(.badRequest, message: "line \(i + 1): the user name is empty") }
+            var id = people.first { $0.username == username }?.id
+            if id == nil {
+                let password = "S-" + RandomID.make(bytes: 9)
+                id = try await AccountRoutes(platform: platform).createUser(.init(username: username, displayName: name, role: .student, password: password), actor: actor).id
+                created.append(CreatedStudent(username: username, displayName: name, password: password))
+            }
+            do {
+                try await register.enrol(id!, course: course, actor: actor)
+            } catch let error as AttendanceError {
+                throw HTTPError(.unprocessableContent, message: "line \(i + 1) (\(username)): \(error.description)")
+            }
+            enrolled += 1
+        }
+        return Imported(enrolled: enrolled, created: created)
+    }
+
+    func identity(_ context: AppContext) throws -> Identity {
+        guard let identity = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
+        return identity
+    }
+
+    /// Professors work with attendance only after checking their face in this session.
+    func faceGate(_ me: Identity) async throws {
+        guard me.user.role == .professor else { return }
+        guard try await register.isFaceVerified(user: me.user.id, session: me.tokenHash) else {
+            throw HTTPError(.forbidden, message: "professors check their face after signing in (POST /api/v1/attendance/face-proof)")
+        }
+    }
+
+    enum Need { case read, teach, administer }
+
+    /// The course the path names, if the caller may: read (its professors, its students, the
+    /// administrator), teach (its professors, the administrator), administer (the administrator).
+    /// A course the caller may not see is 404, as if it did not exist.
+    func course(_ context: AppContext, _ parameter: String, for need: Need) async throws -> (Course, Identity) {
+        let me = try identity(context)
+        let id = try context.parameters.require(parameter)
+        guard let course = try await register.course(id) else { throw HTTPError(.notFound, message: "no course \(id)") }
+        try await allow(me, course: course.id, need)
+        return (course, me)
+    }
+
+    func allow(_ me: Identity, course: String, _ need: Need) async throws {
+        switch me.user.role {
+        case .admin: return
+        case .professor where need != .administer:
+            guard try await register.isProfessor(me.user.id, course: course) else { throw HTTPError(.notFound, message: "no course \(course) of yours") }
+            try await faceGate(me)
+        case .student where need == .read:
+            guard try await register.isEnrolled(me.user.id, course: course) else { throw HTTPError(.notFound, message: "no course \(course) of yours") }
+        default:
+            throw HTTPError(.forbidden, message: "your role may not do this")
+        }
+    }
+
+    func lecture(_ context: AppContext, for need: Need) async throws -> Lecture {
+        let me = try identity(context)
+        let id = try context.parameters.require("lecture")
+        guard let lecture = try await register.lecture(id) else { throw HTTPError(.notFound, message: "no lecture \(id)") }
+        do { try await allow(me, course: lecture.courseID, need) } catch let error as HTTPError where error.status == .notFound {
+            throw HTTPError(.notFound, message: "no lecture \(id) of yours")
+        }
+        return lecture
+    }
+}
+
+extension AttendanceError {
+    /// The 4xx answer with the domain's message.
+    var http: HTTPError {
+        switch self {
+        case .invalid: HTTPError(.unprocessableContent, message: description)
+        case .notFound: HTTPError(.notFound, message: description)
+        case .conflict: HTTPError(.conflict, message: description)
+        case .forbidden: HTTPError(.forbidden, message: description)
+        case .faceRejected: HTTPError(.forbidden, message: description)
+        }
+    }
+
+    /// Runs domain work: its typed errors become 4xx answers.
+    @discardableResult
+    static func answer<T>(_ work: () async throws -> T) async throws -> T {
+        do { return try await work() } catch let error as AttendanceError { throw error.http }
+    }
+
+    static func answerNow<T>(_ work: () throws -> T) throws -> T {
+        do { return try work() } catch let error as AttendanceError { throw error.http }
+    }
+}

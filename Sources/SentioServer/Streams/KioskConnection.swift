@@ -1,0 +1,237 @@
+import Attendance
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import SentioImage
+import SentioNeural
+import SentioVision
+
+/// The attendance kiosk's stream: a professor's tablet (or a student's own phone) sends camera
+/// frames; a check-in is started by a text message and runs frame by frame on the server —
+/// frame quality, the face check, the liveness challenge, the check after it — and ends in a
+/// pending check-in stored at once (or a refusal in the audit trail).
+///
+/// In: binary JPEG/PNG/WebP frames; text `{"type": "start", "student": ID}` (1:1),
+/// `{"type": "start"}` (1:N among the course), `{"type": "start", "purpose": "proof"}` (the
+/// signed-in user's own face with liveness: a face proof), `{"type": "cancel"}`.
+/// Out: `{"type": "step", "frame", "step": {phase, message, problem, action, actions, done,
+/// personID, distance}, "faces": [box]}` per frame during a check-in, `{"type": "idle",
+/// "frame", "faces"}` otherwise; then `{"type": "checked-in", "checkIn"}`, `{"type": "proof",
+/// "proof", "distance"}` or `{"type": "refused", "message"}`; errors `{"type": "error", code, message}`.
+struct KioskConnection {
+    enum Mode: Sendable {
+        /// A lecture's kiosk, run by its professor (or the administrator).
+        case kiosk(lecture: Lecture, operator: String)
+        /// A student's own phone, with the room's code.
+        case ownDevice(lecture: Lecture, student: String, code: String)
+    }
+
+    let mode: Mode
+    let platform: Platform
+    let session: String
+    let user: String
+
+    struct Start: Decodable { var type: String; var student: String?; var purpose: String? }
+    struct StepReply: Encodable { var type = "step"; var frame: Int; var step: CheckInSession.Step; var faces: [Box] }
+    struct IdleReply: Encodable { var type = "idle"; var frame: Int; var faces: [Box] }
+    struct CheckedIn: Encodable { var type = "checked-in"; var checkIn: PendingCheckIn }
+    struct ProofReply: Encodable { var type = "proof"; var proof: String; var distance: Double }
+    struct Refused: Encodable { var type = "refused"; var message: String; var student: String? }
+
+    var lecture: Lecture {
+        switch mode { case .kiosk(let l, _), .ownDevice(let l, _, _): l }
+    }
+
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let worker = try KioskWorker(store: platform.perception.store, thread: platform.perception.threads.nextThread(), limits: platform.limits)
+        let mailbox = FrameMailbox<(ByteBuffer, Int, Double)>()
+        let started = ContinuousClock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while let (bytes, frame, time) = await mailbox.take() {
+                    let result = await worker.handle(bytes, frame: frame, time: time)
+                    try await outbound.writeTextMessage(result.json)
+                    if let ended = result.ended { try await finish(ended, worker: worker, outbound: outbound) }
+                }
+            }
+            var frame = 0
+            do {
+                for try await message in inbound.messages(maxSize: platform.limits.maxFrameBytes) {
+                    switch message {
+                    case .binary(let bytes):
+                        frame += 1
+                        if mailbox.put((bytes, frame, (ContinuousClock.now - started).milliseconds / 1000)) { platform.metrics.frameDropped(.faces) }
+                    case .text(let text):
+                        try await control(text, worker: worker, outbound: outbound)
+                    }
+                }
+            } catch {
+                mailbox.close()
+                throw error
+            }
+            mailbox.close()
+            try await group.waitForAll()
+        }
+    }
+
+    private func control(_ text: String, worker: KioskWorker, outbound: WebSocketOutboundWriter) async throws {
+        guard text.utf8.count <= 1024, let start = try? JSONDecoder().decode(Start.self, from: Data(text.utf8)) else {
+            return try await error(outbound, "bad_message", "send {\"type\": \"start\", \"student\": ID}, {\"type\": \"start\"} or {\"type\": \"cancel\"}")
+        }
+        switch start.type {
+        case "cancel":
+            await worker.cancel()
+        case "start":
+            var claimed = start.student
+            var purpose = CheckInPurpose.checkIn
+            if start.purpose == "proof" {
+                claimed = user
+                purpose = .proof
+            } else if case .ownDevice(_, let student, _) = mode {
+                claimed = student
+            }
+            do {
+                let current = try await platform.attendance.lecture(lecture.id)
+                if purpose == .checkIn {
+                    guard current?.state == .open else { return try await refuse(outbound, "this lecture is not open for check-in", claimed) }
+                }
+                let people: [String]
+                if let claimed {
+                    if purpose == .checkIn, try await !platform.attendance.isEnrolled(claimed, course: lecture.courseID) {
+                        return try await refuse(outbound, "this student is not enrolled in the course", claimed)
+                    }
+                    people = [claimed]
+                } else {
+                    people = try await platform.attendance.students(course: lecture.courseID).map(\.id)
+                }
+                var generator = SystemRandomNumberGenerator()
+                let session = try CheckInSession(claimed: claimed, templates: try await platform.attendance.templates(people),
+                                                 challenge: platform.fixedLivenessChallenge ?? LivenessChallenge.random(using: &generator))
+                await worker.start(session, purpose: purpose)
+            } catch let failure as AttendanceError {
+                try await refuse(outbound, failure.description, claimed)
+            }
+        default:
+            try await error(outbound, "bad_message", "unknown message type \(start.type)")
+        }
+    }
+
+    /// Stores what a finished check-in decided and tells the kiosk.
+    private func finish(_ ended: KioskWorker.Ended, worker: KioskWorker, outbound: WebSocketOutboundWriter) async throws {
+        let register = platform.attendance
+        switch ended.purpose {
+        case .proof:
+            guard ended.passed, let distance = ended.distance else {
+                try await register.audit(AuditEntry(actor: user, subject: user, action: "face.proof", outcome: "refused", frameHash: ended.frameHash,
+                                                    distance: ended.distance, liveness: ended.liveness, detail: ended.reason))
+                return try await refuse(outbound, ended.reason ?? "refused", user)
+            }
+            let token = try await register.recordFaceProof(user: user, session: session, distance: distance)
+            try await outbound.writeTextMessage(try JSON.string(ProofReply(proof: token, distance: distance)))
+        case .checkIn:
+            guard ended.passed, let student = ended.personID, let distance = ended.distance else {
+                try await register.recordRefusal(lecture: lecture.id, claimed: ended.claimed, actor: user, frameHash: ended.frameHash,
+                                                 distance: ended.distance, liveness: ended.liveness, reason: ended.reason ?? "refused")
+                return try await refuse(outbound, ended.reason ?? "refused", ended.claimed)
+            }
+            let method: DecisionMethod
+            var code: String?
+            switch mode {
+            case .kiosk: method = ended.claimed == nil ? .kioskIdentified : .kioskVerified
+            case .ownDevice(_, _, let roomCode): method = .ownDevice; code = roomCode
+            }
+            do {
+                let pending = try await register.checkIn(lecture: lecture.id, student: student, method: method, distance: distance,
+                                                         liveness: ended.liveness, frameHash: ended.frameHash, actor: user, code: code)
+                try await outbound.writeTextMessage(try JSON.string(CheckedIn(checkIn: pending)))
+            } catch let failure as AttendanceError {
+                try await refuse(outbound, failure.description, student)
+            }
+        }
+    }
+
+    private func refuse(_ outbound: WebSocketOutboundWriter, _ message: String, _ student: String?) async throws {
+        try await outbound.writeTextMessage(try JSON.string(Refused(message: message, student: student)))
+    }
+
+    private func error(_ outbound: WebSocketOutboundWriter, _ code: String, _ message: String) async throws {
+        try await outbound.writeTextMessage(try JSON.string(StreamError(code, message)))
+    }
+}
+
+enum CheckInPurpose: Sendable { case checkIn, proof }
+
+/// A kiosk's perception and its current check-in, on one compute thread.
+actor KioskWorker {
+    nonisolated let thread: ComputeThread
+    nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
+    private let faces: FaceSession
+    private let recognizer: FaceRecognizer
+    private let limits: Limits
+    private var checkIn: CheckInSession?
+    private var purpose = CheckInPurpose.checkIn
+    private var frameHash: String?
+
+    /// What a finished check-in decided, for the connection to store.
+    struct Ended: Sendable {
+        var purpose: CheckInPurpose
+        var passed: Bool
+        var claimed: String?
+        var personID: String?
+        var distance: Double?
+        var liveness: String
+        var frameHash: String?
+        var reason: String?
+    }
+
+    init(store: ModelStore, thread: ComputeThread, limits: Limits) throws {
+        self.thread = thread
+        self.limits = limits
+        var configuration = FaceSession.Configuration()
+        configuration.maxFaces = 2
+        faces = try FaceSession(configuration: configuration, store: store)
+        recognizer = try FaceRecognizer(store: store, threads: 1)
+    }
+
+    func start(_ session: CheckInSession, purpose: CheckInPurpose) {
+        checkIn = session
+        self.purpose = purpose
+        frameHash = nil
+    }
+
+    func cancel() { checkIn = nil }
+
+    func handle(_ bytes: ByteBuffer, frame: Int, time: Double) -> (json: String, ended: Ended?) {
+        do {
+            let image = try ImageIO.decode(Array(buffer: bytes), source: "frame \(frame)", options: DecodeOptions(maxPixels: limits.maxImagePixels))
+            let observation = try faces.process(image, time: time)
+            let boxes = observation.faces.map(\.box)
+            guard var session = checkIn else { return (try JSON.string(KioskConnection.IdleReply(frame: frame, faces: boxes)), nil) }
+            let readings = observation.faces.map {
+                FaceReading(ear: ($0.signals.leftEAR + $0.signals.rightEAR) / 2, mar: $0.signals.mar, yaw: $0.signals.yaw, pitch: $0.signals.pitch,
+                            widthPixels: $0.box.width * Double(image.width))
+            }
+            let kioskFrame = KioskFrame(time: time, faces: readings)
+            var step = try session.observe(kioskFrame)
+            if step.wantsDescriptor {
+                let found = try recognizer.recognizeAll(image).first
+                if let found {
+                    frameHash = AttendanceRegister.frameHash(Array(buffer: bytes))
+                    step = try session.observe(kioskFrame, descriptor: found.descriptor.values)
+                }
+            }
+            checkIn = session
+            let json = try JSON.string(KioskConnection.StepReply(frame: frame, step: step, faces: boxes))
+            guard step.phase == .passed || step.phase == .failed else { return (json, nil) }
+            checkIn = nil
+            return (json, Ended(purpose: purpose, passed: step.phase == .passed, claimed: session.claimed, personID: session.match?.personID,
+                                distance: session.match?.distance, liveness: session.livenessSummary, frameHash: frameHash, reason: session.failure))
+        } catch let failure as AttendanceError {
+            checkIn = nil
+            return ((try? JSON.string(StreamError("refused", failure.description, frame: frame))) ?? "{}", nil)
+        } catch {
+            return ((try? JSON.string(StreamError("bad_frame", "\(error)", frame: frame))) ?? #"{"type":"error","code":"bad_frame"}"#, nil)
+        }
+    }
+}
