@@ -6,6 +6,7 @@ from attendance_client import APIError, Client, create_admin, serve
 FIXTURES = os.environ["SENTIO_FIXTURES"]
 FACES = os.path.join(FIXTURES, "faces")
 OUT = os.environ.get("ATTENDANCE_CURVE_OUT")
+PLOT = os.environ.get("ATTENDANCE_CURVE_PLOT")
 
 
 def read_pairs():
@@ -35,6 +36,116 @@ def ratios(points):
 def ratio_distance(a, b):
     """The largest relative difference of the ratios: the original accepted when every one was within 3 %."""
     return max(abs(x / y - 1) for x, y in zip(a, b))
+
+
+def identities():
+    rows = [line.rstrip("\n").split("\t") for line in open(os.path.join(FACES, "verification_identities.tsv"))][1:]
+    return {name: files.split(",") for name, _, _, files in rows}
+
+
+def enrolment_protocol(admin):
+    """The app's own decision, two-fold: each person enrolled with half their photos (every
+    other one), the other half checked against every enrolled person of one course; then the
+    halves swap. Each check is POST …/people/{id}/verify?course=…: the distance to the claimed
+    person's enrolment and the nearest other student's (the cohort rule)."""
+    import concurrent.futures
+    people = identities()
+    checks = []
+    for fold in (0, 1):
+        course = admin.call("POST", "/api/v1/attendance/courses", {"code": f"CURVE{fold}", "title": "Threshold curve", "academicYear": "2026/27"})
+        enrolled, probes = {}, []
+        for name, files in sorted(people.items()):
+            student = admin.call("POST", "/api/v1/users", {"username": f"f{fold}-{name[:30]}", "displayName": name, "role": "student",
+                                                           "password": "student-password-1"})
+            admin.call("POST", f"/api/v1/attendance/courses/{course['id']}/students", {"user": student["id"]})
+            for i, file in enumerate(files):
+                if i % 2 == fold:
+                    try:
+                        admin.image("POST", f"/api/v1/attendance/people/{student['id']}/faces", os.path.join(FACES, file))
+                        enrolled.setdefault(name, student["id"])
+                    except APIError:
+                        pass
+                else:
+                    probes.append((name, file))
+
+        def check(probe):
+            name, file = probe
+            out = {}
+            for other, sid in enrolled.items():
+                try:
+                    answer = admin.image("POST", f"/api/v1/attendance/people/{sid}/verify?course={course['id']}", os.path.join(FACES, file))
+                except APIError:
+                    return name, file, None  # the probe fails the quality gate
+                out[other] = answer["match"]["distance"]
+            return name, file, out
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            for name, file, distances in pool.map(check, probes):
+                checks.append({"person": name, "file": file, "fold": fold, "distances": distances})
+    return checks
+
+
+def enrolment_curve(checks, thresholds):
+    """False rejects and accepts of the enrolment protocol: by the threshold alone, with the
+    cohort rule against classmates (the impostor enrolled in the course), and with it against
+    outsiders (the impostor not enrolled: their own enrolment left out of the cohort)."""
+    rows = []
+    decided = [c for c in checks if c["distances"] and c["person"] in c["distances"]]
+    for t in thresholds:
+        fr = fr_c = 0
+        fa = fa_c = fa_o = n_diff = 0
+        for c in decided:
+            d = c["distances"]
+            for claimed, dist in d.items():
+                others = [v for k, v in d.items() if k != claimed]
+                nearest_other = min(others) if others else math.inf
+                outsiders = [v for k, v in d.items() if k not in (claimed, c["person"])]
+                nearest_outsider = min(outsiders) if outsiders else math.inf
+                if claimed == c["person"]:
+                    fr += dist > t
+                    fr_c += not (dist <= t and dist < nearest_other)
+                else:
+                    n_diff += 1
+                    fa += dist <= t
+                    fa_c += dist <= t and dist < nearest_other
+                    fa_o += dist <= t and dist < nearest_outsider
+        n_same = len(decided)
+        rows.append({"threshold": t, "same": n_same, "different": n_diff,
+                     "falseRejects": fr / n_same, "falseAccepts": fa / n_diff,
+                     "cohort": {"falseRejects": fr_c / n_same, "falseAcceptsClassmates": fa_c / n_diff, "falseAcceptsOutsiders": fa_o / n_diff}})
+    return rows
+
+
+def plot(summary, path):
+    """The curves as a small SVG (no plotting library needed): false rejects and false accepts
+    against the threshold, for the enrolment protocol (with the cohort rule: classmates and
+    outsiders) and for single-photo pairs."""
+    W, H, L, B = 640, 360, 60, 40
+    x = lambda t: L + (t - 0.30) / 0.40 * (W - L - 20)
+    y = lambda p: H - B - min(p, 0.2) / 0.2 * (H - B - 20)
+    lines = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
+             '<rect width="100%" height="100%" fill="white"/>',
+             f'<line x1="{L}" y1="{H - B}" x2="{W - 20}" y2="{H - B}" stroke="black"/><line x1="{L}" y1="20" x2="{L}" y2="{H - B}" stroke="black"/>']
+    for t in [0.3, 0.4, 0.5, 0.6, 0.7]:
+        lines.append(f'<text x="{x(t):.0f}" y="{H - B + 16}" text-anchor="middle">{t:.1f}</text>')
+    for p in [0, 0.05, 0.1, 0.15, 0.2]:
+        lines.append(f'<text x="{L - 6}" y="{y(p) + 4:.0f}" text-anchor="end">{p * 100:.0f} %</text>')
+        lines.append(f'<line x1="{L}" y1="{y(p):.0f}" x2="{W - 20}" y2="{y(p):.0f}" stroke="#ddd"/>')
+    lines.append(f'<text x="{(W + L) / 2:.0f}" y="{H - 6}" text-anchor="middle">threshold (descriptor distance)</text>')
+    e = summary["enrolment"]["curve"]
+    series = [("enrolment: false rejects", "#c0392b", [(r["threshold"], r["cohort"]["falseRejects"]) for r in e], ""),
+              ("enrolment: false accepts, outsiders", "#2471a3", [(r["threshold"], r["cohort"]["falseAcceptsOutsiders"]) for r in e], ""),
+              ("pairs: false rejects", "#c0392b", [(r["threshold"], r["falseRejects"]) for r in summary["face"]["curve"]], "4 3"),
+              ("pairs: false accepts", "#2471a3", [(r["threshold"], r["falseAccepts"]) for r in summary["face"]["curve"]], "4 3")]
+    for i, (name, colour, points, dash) in enumerate(series):
+        d = " ".join(f"{x(t):.1f},{y(p):.1f}" for t, p in points if 0.3 <= t <= 0.7)
+        lines.append(f'<polyline points="{d}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>')
+        lines.append(f'<line x1="{W - 250}" y1="{30 + 16 * i}" x2="{W - 225}" y2="{30 + 16 * i}" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>')
+        lines.append(f'<text x="{W - 220}" y="{34 + 16 * i}">{name}</text>')
+    t = summary["enrolment"]["atServerThreshold"]["threshold"]
+    lines.append(f'<line x1="{x(t):.1f}" y1="20" x2="{x(t):.1f}" y2="{H - B}" stroke="#555" stroke-dasharray="2 2"/>')
+    lines.append(f'<text x="{x(t) + 4:.1f}" y="{H - B - 8}">chosen {t:.2f}</text>')
+    lines.append("</svg>")
+    open(path, "w").write("\n".join(lines) + "\n")
 
 
 def curve(same, diff, thresholds):
@@ -85,10 +196,7 @@ def main():
         started = time.time()
         for a, b, same in pairs:
             key = "same" if same else "different"
-            if a in landmarks and b in landmarks:
-                results["ratio"][key].append(ratio_distance(ratios(landmarks[a]), ratios(landmarks[b])))
-            else:
-                results["ratio"][key].append(math.inf)
+            ratio = ratio_distance(ratios(landmarks[a]), ratios(landmarks[b])) if a in landmarks and b in landmarks else math.inf
             if a not in accounts:
                 results["gated"][key] += 1
                 continue
@@ -98,9 +206,13 @@ def main():
                 probes[f"{b}: {error.body}"] += 1
                 results["gated"][key] += 1
                 continue
+            # Both methods on the same pairs: those the kiosk's quality gate lets through.
             results["face"][key].append(answer["match"]["distance"])
+            results["ratio"][key].append(ratio)
             results["facePairs"].append([a, b, same, answer["match"]["distance"]])
         print(f"verified {len(pairs)} pairs in {time.time() - started:.0f} s", file=sys.stderr)
+        results["enrolment"] = enrolment_protocol(admin)
+        server_threshold = admin.call("GET", "/api/v1/attendance/me")["policy"]["threshold"]
     finally:
         process.terminate()
         process.wait()
@@ -116,13 +228,18 @@ def main():
         "decided": {"same": len(face["same"]), "different": len(face["different"])},
         "gated": results["gated"], "enrolmentRefused": refused, "probesRefused": dict(probes),
         "face": {"chosenThreshold": round(chosen, 4), "at": at,
-                 "serverThreshold": 0.44, "atServerThreshold": curve(face["same"], face["different"], [0.44])[0],
+                 "serverThreshold": server_threshold, "atServerThreshold": curve(face["same"], face["different"], [server_threshold])[0],
                  "curve": curve(face["same"], face["different"], [x / 100 for x in range(30, 81, 2)])},
+        "enrolment": {"probes": len(results["enrolment"]), "gatedProbes": sum(c["distances"] is None for c in results["enrolment"]),
+                      "atServerThreshold": enrolment_curve(results["enrolment"], [server_threshold])[0],
+                      "curve": enrolment_curve(results["enrolment"], [x / 100 for x in range(30, 71, 1)])},
         "ratioBaseline": {"original3percent": curve(ratio["same"], ratio["different"], [0.03])[0],
                           "curve": curve(ratio["same"], ratio["different"], [x / 100 for x in range(1, 31)])},
     }
     if OUT:
         json.dump({"summary": summary, "distances": results}, open(OUT, "w"))
+    if PLOT:
+        plot(summary, PLOT)
     print(json.dumps(summary, indent=1))
 
 

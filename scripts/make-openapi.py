@@ -66,6 +66,11 @@ schemas = {
     "Session": obj({"user": {"$ref": "#/components/schemas/User"}, "csrfToken": string, "expiresAt": integer}, ["user", "csrfToken"]),
     "Room": obj({"code": {"type": "string", "pattern": "^[A-HJKMNP-Z2-9]{6}$"}, "purpose": {"type": "string", "enum": ["camera", "motion"]},
                  "createdAt": integer, "expiresAt": integer}, ["code", "purpose", "createdAt", "expiresAt"]),
+    "AttendancePerson": obj({"id": string, "username": string, "displayName": string, "role": string, "faces": integer}),
+    "Course": obj({"id": string, "code": string, "title": string, "academicYear": string, "students": integer,
+                   "professors": {"type": "array", "items": {"type": "object"}}}),
+    "Lecture": obj({"id": string, "courseID": string, "title": string, "startsAt": integer, "endsAt": integer,
+                    "state": {"type": "string", "enum": ["scheduled", "open", "confirmed"]}, "checkinCode": string, "headcount": integer}),
     "AuditEntry": obj({"id": integer, "at": integer, "actor": {"type": "string", "nullable": True}, "action": string,
                        "subject": {"type": "string", "nullable": True}, "detail": {"type": "string", "nullable": True}}, ["id", "at", "action"]),
     "IV": obj({"level": num, "attack": integer, "defense": integer, "stamina": integer, "percent": num},
@@ -238,13 +243,130 @@ paths = {
     "/api/v1/iv/collection-by-species": {"get": {"summary": "The collection by species: how many, and the best IV percentage.", "tags": ["iv"],
                                                  "responses": {**ok_json({"type": "array", "items": obj({"species": string, "form": string, "count": integer, "bestPercent": num})}),
                                                                "400": err("A query parameter."), **SIGNED_IN_ERRORS}}},
+    # The attendance application (docs/attendance.md). Roles enter by the access table; a course
+    # of someone else's answers 404; professors need a face check in their session first.
+    "/api/v1/attendance/me": {"get": {"summary": "The match policy and whether this session's face is checked.", "tags": ["attendance"],
+                                      "responses": {**ok_json(obj({"policy": obj({"threshold": num, "identificationMargin": num}), "faceVerified": {"type": "boolean"}})), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/people": {"get": {"summary": "People with their role and enrolled face count (admin, professor).", "tags": ["attendance"],
+                                          "parameters": [q("role", {"type": "string", "enum": ["admin", "professor", "student", "player"]}, "Only this role.")],
+                                          "responses": {**ok_json({"type": "array", "items": ref("AttendancePerson")}), "400": err("A query parameter."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses": {
+        "get": {"summary": "The courses the caller sees: all (admin), taught (professor), attended (student).", "tags": ["attendance"],
+                "parameters": [q("year", string, "Only this academic year, e.g. 2026/27.")],
+                "responses": {**ok_json({"type": "array", "items": ref("Course")}), "400": err("A query parameter."), **SIGNED_IN_ERRORS}},
+        "post": {"summary": "Create a course (admin).", "tags": ["attendance"],
+                 "requestBody": json_body(obj({"code": string, "title": string, "academicYear": string}, ["code", "title", "academicYear"])),
+                 "responses": {**ok_json(ref("Course"), "Created", "201"), "400": err("Malformed JSON."), "409": err("The code exists in that year."),
+                               "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("A field out of range."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}": {
+        "parameters": [path_param("course", "The course's id.")],
+        "get": {"summary": "A course with its professors.", "tags": ["attendance"], "responses": {**ok_json(ref("Course")), "404": err("No such course of yours."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/professors": {
+        "parameters": [path_param("course", "The course's id.")],
+        "post": {"summary": "Assign a professor (admin).", "tags": ["attendance"], "requestBody": json_body(obj({"user": string}, ["user"])),
+                 "responses": {**ok_json(ref("Course")), "400": err("Malformed JSON."), "404": err("No such course or person."), "413": err("Body over 64 KiB."),
+                               "415": err("Not JSON."), "422": err("The person is not a professor."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/professors/{user}": {
+        "parameters": [path_param("course", "The course's id."), path_param("user", "The professor's id.")],
+        "delete": {"summary": "Unassign a professor (admin).", "tags": ["attendance"], "responses": {"204": {"description": "Done."}, "404": err("No such course."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/students": {
+        "parameters": [path_param("course", "The course's id.")],
+        "get": {"summary": "The course's students (admin, its professors).", "tags": ["attendance"],
+                "responses": {**ok_json({"type": "array", "items": ref("AttendancePerson")}), "404": err("No such course of yours."), **SIGNED_IN_ERRORS}},
+        "post": {"summary": "Enrol a student (admin).", "tags": ["attendance"], "requestBody": json_body(obj({"user": string}, ["user"])),
+                 "responses": {**ok_json({"type": "array", "items": ref("AttendancePerson")}), "400": err("Malformed JSON."), "404": err("No such course or person."),
+                               "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("The person is not a student."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/students/{user}": {
+        "parameters": [path_param("course", "The course's id."), path_param("user", "The student's id.")],
+        "delete": {"summary": "Unenrol a student (admin).", "tags": ["attendance"], "responses": {"204": {"description": "Done."}, "404": err("No such course."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/students.csv": {
+        "parameters": [path_param("course", "The course's id.")],
+        "post": {"summary": "Import students from CSV (username, display name): existing ones enrolled, new ones created with a one-time password (admin).",
+                 "tags": ["attendance"], "requestBody": {"required": True, "content": {"text/csv": {"schema": string}}},
+                 "responses": {**ok_json(obj({"enrolled": integer, "created": {"type": "array", "items": obj({"username": string, "displayName": string, "password": string})}})),
+                               "400": err("Not UTF-8, a bad user name, or over 2000 rows."), "404": err("No such course."), "413": err("Over 1 MiB."),
+                               "415": err("Not text/csv."), "422": err("A line that cannot be enrolled, named."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/lectures": {
+        "parameters": [path_param("course", "The course's id.")],
+        "get": {"summary": "The course's lectures, newest first.", "tags": ["attendance"],
+                "responses": {**ok_json({"type": "array", "items": ref("Lecture")}), "404": err("No such course of yours."), **SIGNED_IN_ERRORS}},
+        "post": {"summary": "Plan a lecture (admin, its professors).", "tags": ["attendance"],
+                 "requestBody": json_body(obj({"title": string, "startsAt": integer, "endsAt": integer}, ["title", "startsAt", "endsAt"])),
+                 "responses": {**ok_json(ref("Lecture"), "Created", "201"), "400": err("Malformed JSON."), "404": err("No such course of yours."),
+                               "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("A field out of range."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/attendance.csv": {
+        "parameters": [path_param("course", "The course's id.")],
+        "get": {"summary": "The course's saved records as CSV.", "tags": ["attendance"],
+                "responses": {"200": {"description": "CSV", "content": {"text/csv": {"schema": string}}}, "404": err("No such course of yours."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/lectures/{lecture}": {
+        "parameters": [path_param("lecture", "The lecture's id.")],
+        "get": {"summary": "The roll: pending check-ins, who is missing, saved records.", "tags": ["attendance"],
+                "responses": {**ok_json({"type": "object"}), "404": err("No such lecture of yours."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/lectures/{lecture}/open": {
+        "parameters": [path_param("lecture", "The lecture's id.")],
+        "post": {"summary": "Open the lecture for check-in; answers the room code for students' phones.", "tags": ["attendance"],
+                 "responses": {**ok_json(ref("Lecture")), "404": err("No such lecture of yours."), "409": err("Already confirmed."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/lectures/{lecture}/confirm": {
+        "parameters": [path_param("lecture", "The lecture's id.")],
+        "post": {"summary": "End the lecture with the professor's face (a fresh proof): every enrolled student's record is saved.", "tags": ["attendance"],
+                 "requestBody": json_body(obj({"headcount": {"type": "integer", "minimum": 0, "maximum": 10000, "nullable": True}, "proof": string}, ["proof"])),
+                 "responses": {**ok_json(obj({"lecture": ref("Lecture"), "present": integer, "late": integer, "absent": integer, "headcountDifference": {"type": "integer", "nullable": True}})),
+                               "400": err("Malformed JSON."), "404": err("No such lecture of yours."), "409": err("Not open, or already confirmed."),
+                               "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("A field out of range."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/lectures/{lecture}/records/{student}": {
+        "parameters": [path_param("lecture", "The lecture's id."), path_param("student", "The student's id.")],
+        "put": {"summary": "Change a saved record, with the professor's face (a fresh proof).", "tags": ["attendance"],
+                "requestBody": json_body(obj({"status": {"type": "string", "enum": ["present", "late", "absent", "excused"]}, "proof": string}, ["status", "proof"])),
+                "responses": {**ok_json({"type": "object"}), "400": err("Malformed JSON."), "404": err("No such lecture or record."), "409": err("Not confirmed yet."),
+                              "413": err("Body over 64 KiB."), "415": err("Not JSON."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/lectures/{lecture}/audit": {
+        "parameters": [path_param("lecture", "The lecture's id.")],
+        "get": {"summary": "The lecture's audit trail: every decision with its frame hash, distance and liveness.", "tags": ["attendance"],
+                "responses": {**ok_json({"type": "array", "items": {"type": "object"}}), "404": err("No such lecture of yours."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/my-attendance": {"get": {"summary": "The student's own attendance per course, with percentages.", "tags": ["attendance"],
+                                                 "responses": {**ok_json({"type": "array", "items": {"type": "object"}}), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/face-proof": {"post": {
+        "summary": "Check the signed-in user's face against their enrolment: marks the session face-checked and answers a proof (120 s, once).",
+        "tags": ["attendance"], "requestBody": IMAGE_BODY,
+        "responses": {**ok_json(obj({"proof": string, "distance": num, "expiresInSeconds": integer}), "Checked", "201"),
+                      "413": err("Over 16 MiB."), "415": err("Not an image type."), "422": err("Not a readable image, no usable face, or no enrolled face to compare with."),
+                      "429": err("Too many requests from this client; see Retry-After."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/people/{id}/faces": {
+        "parameters": [path_param("id", "The person's id.")],
+        "get": {"summary": "How many enrolment photos, and the ids of those kept (admin, the person).", "tags": ["attendance"],
+                "responses": {**ok_json(obj({"faces": integer, "photos": {"type": "array", "items": string}})), "404": err("No such person."), **SIGNED_IN_ERRORS}},
+        "post": {"summary": "Enrol a photo: one face, looking straight, eyes open, at least 80 px; the photo kept only with keepPhoto=true.",
+                 "tags": ["attendance"], "parameters": [q("keepPhoto", {"type": "boolean"}, "Keep the photo (the person agreed).")], "requestBody": IMAGE_BODY,
+                 "responses": {**ok_json(obj({"faces": integer, "yaw": num, "keptPhoto": {"type": "boolean"}}), "Enrolled", "201"),
+                               "400": err("A query parameter."), "404": err("No such person."), "409": err("20 photos already."), "413": err("Over 16 MiB."),
+                               "415": err("Not an image type."), "422": err("Not a readable image, or no usable face (the reason given)."), "429": err("Too many requests."), **SIGNED_IN_ERRORS}},
+        "delete": {"summary": "Delete every descriptor and photo of the person (admin, the person).", "tags": ["attendance"],
+                   "responses": {"204": {"description": "Deleted."}, **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/people/{id}/faces/{photo}": {
+        "parameters": [path_param("id", "The person's id."), path_param("photo", "The photo's id.")],
+        "get": {"summary": "A kept enrolment photo (admin, the person).", "tags": ["attendance"],
+                "responses": {"200": {"description": "The image as uploaded", "content": {t: {"schema": {"type": "string", "format": "binary"}} for t in ("image/jpeg", "image/png", "image/webp")}},
+                              "404": err("No such kept photo."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/people/{id}/verify": {
+        "parameters": [path_param("id", "The person's id.")],
+        "post": {"summary": "The kiosk's 1:1 face check of a photo against the person (admin; records nothing). With course, also no classmate nearer.",
+                 "tags": ["attendance"], "parameters": [q("course", string, "The course whose students are the cohort.")], "requestBody": IMAGE_BODY,
+                 "responses": {**ok_json(obj({"match": obj({"personID": string, "distance": num, "accepted": {"type": "boolean"}, "runnerUp": num}), "threshold": num})),
+                               "400": err("A query parameter."), "404": err("No enrolled face, or no such course."), "413": err("Over 16 MiB."), "415": err("Not an image type."),
+                               "422": err("Not a readable image, or the photo cannot serve (no face, two faces, turned, too small, eyes closed)."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/admin-handover": {"post": {
+        "summary": "Hand the administrator role to someone else: the administrator's password and a fresh face proof.", "tags": ["attendance"],
+        "requestBody": json_body(obj({"user": string, "password": string, "proof": string,
+                                      "newRole": {"type": "string", "enum": ["professor", "student", "player"]}}, ["user", "password", "proof"])),
+        "responses": {"204": {"description": "Handed over."}, "400": err("Malformed JSON, or oneself."), "404": err("No such user."),
+                      "413": err("Body over 64 KiB."), "415": err("Not JSON."), "429": err("Too many failed attempts."), **SIGNED_IN_ERRORS}}},
 }
 
 document = {
     "openapi": "3.0.3",
     "info": {"title": "Sentio", "version": "1.0.0",
-             "description": "Perception over HTTP: the CLI's commands as stills, accounts, pairing and the IV application. The live streams are WebSockets "
-                            "(/api/v1/stream/faces, hands, pose, motion; /api/v1/rooms/{code}/events), described in docs/server.md."},
+             "description": "Perception over HTTP: the CLI's commands as stills, accounts, pairing, the IV and attendance applications. The live streams are WebSockets "
+                            "(/api/v1/stream/faces, hands, pose, motion; /api/v1/rooms/{code}/events; the attendance kiosk), described in docs/server.md and docs/attendance.md."},
     "paths": paths,
     "components": {"schemas": schemas},
 }

@@ -11,8 +11,10 @@ public enum AttendanceError: Error, Sendable, Equatable, CustomStringConvertible
     case conflict(String)
     /// The caller may not do this to this thing (a professor on another's course, …).
     case forbidden(String)
-    /// A face was needed and did not match, or the frame could not serve.
+    /// A face could not serve: no usable face in the photo, no enrolment to compare with.
     case faceRejected(String)
+    /// An act needs a face check of the caller's own that is missing, spent or too old.
+    case faceNeeded(String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum AttendanceError: Error, Sendable, Equatable, CustomStringConvertible
         case .conflict(let why): why
         case .forbidden(let why): why
         case .faceRejected(let why): why
+        case .faceNeeded(let why): why
         }
     }
 }

@@ -45,7 +45,8 @@ public struct CheckInSession: Sendable {
     /// The whole check-in must end within this many seconds.
     public static let timeLimit = 40.0
 
-    /// `templates` holds the claimed student's enrolment (1:1) or every enrolled student's (1:N).
+    /// `templates` holds every enrolled student's of the course: 1:N picks among them; 1:1
+    /// checks the claimed student's and that no classmate is nearer (the cohort rule).
     public init(claimed: String?, templates: [FaceTemplate], challenge: LivenessChallenge,
                 policy: MatchPolicy = .standard, quality: FrameQuality = .standard, rules: LivenessRules = .standard) throws {
         if let claimed {
@@ -56,12 +57,14 @@ public struct CheckInSession: Sendable {
             throw AttendanceError.faceRejected("nobody in this course has an enrolled face")
         }
         self.claimed = claimed
-        self.templates = claimed.map { id in templates.filter { $0.personID == id } } ?? templates
+        self.templates = templates
         self.challenge = challenge
         self.policy = policy
         self.quality = quality
         self.judge = LivenessJudge(challenge: challenge, rules: rules)
     }
+
+    private var claimedTemplate: FaceTemplate? { claimed.flatMap { id in templates.first { $0.personID == id } } }
 
     /// The liveness record for the audit trail.
     public var livenessSummary: String { judge.summary }
@@ -77,8 +80,14 @@ public struct CheckInSession: Sendable {
         case .framing, .recheck:
             if let problem = quality.problem(frame.faces) { return step(problem: problem) }
             guard let descriptor else { return step(wantsDescriptor: true) }
-            let found = claimed == nil ? try FaceMatcher.identify(descriptor, among: templates, policy: policy)
-                                       : try FaceMatcher.verify(descriptor, against: templates[0], policy: policy)
+            let found: FaceMatch
+            if claimed == nil {
+                found = try FaceMatcher.identify(descriptor, among: templates, policy: policy)
+            } else if let template = claimedTemplate {
+                found = try FaceMatcher.verify(descriptor, against: template, cohort: templates, policy: policy)
+            } else {
+                throw AttendanceError.faceRejected("no face is enrolled for this student; ask the administrator")
+            }
             if phase == .recheck {
                 // The face after the challenge must be the face that matched before it.
                 guard found.accepted, found.personID == match?.personID else {

@@ -533,11 +533,11 @@ public struct AttendanceRegister: Sendable {
         return try await store.transaction { db in
             guard let row = try await db.select().columns("*").from("att_face_proofs").where("id", .equal, SQLBind(id)).first(),
                   try row.decode(column: "user_id", as: String.self) == user else {
-                throw AttendanceError.faceRejected("a face check of your own is needed first")
+                throw AttendanceError.faceNeeded("a face check of your own is needed first")
             }
-            guard try row.decode(column: "used_at", as: Int64?.self) == nil else { throw AttendanceError.faceRejected("this face check was already used; check again") }
+            guard try row.decode(column: "used_at", as: Int64?.self) == nil else { throw AttendanceError.faceNeeded("this face check was already used; check again") }
             guard now - (try row.decode(column: "created_at", as: Int64.self)) <= maxAge else {
-                throw AttendanceError.faceRejected("the face check is older than \(maxAge / 1000) s; check again")
+                throw AttendanceError.faceNeeded("the face check is older than \(maxAge / 1000) s; check again")
             }
             try await db.update("att_face_proofs").set("used_at", to: SQLBind(now)).where("id", .equal, SQLBind(id)).run()
             return try row.decode(column: "distance", as: Double.self)

@@ -56,6 +56,17 @@ struct CheckInTests {
         #expect(!m.accepted && m.personID == nil)
     }
 
+    @Test("1:1 with the course as cohort: refused when a classmate is nearer, even within the threshold")
+    func cohort() throws {
+        // Two classmates 0.4 apart; the probe is 0.1 from p0 and 0.3 from p1.
+        let close = [FaceTemplate(personID: "p0", descriptors: [person(0)]), FaceTemplate(personID: "p1", descriptors: [person(0, offset: 0.4)])]
+        let probe = person(0, offset: 0.1)
+        let asP1 = try FaceMatcher.verify(probe, against: close[1], cohort: close)
+        #expect(!asP1.accepted && abs(asP1.distance - 0.3) < 1e-6 && abs((asP1.runnerUp ?? 0) - 0.1) < 1e-6)
+        #expect(try FaceMatcher.verify(probe, against: close[1]).accepted, "without the cohort the threshold alone accepts")
+        #expect(try FaceMatcher.verify(probe, against: close[0], cohort: close).accepted)
+    }
+
     @Test("frames that cannot serve say why and record nothing")
     func problems() throws {
         var s = try CheckInSession(claimed: "p1", templates: templates, challenge: try LivenessChallenge(actions: [.blink]))

@@ -30,7 +30,7 @@ struct AttendanceFaceRoutes {
             try StillRoutes(platform: platform).admit(context)
             let (check, _) = try await face(request, jitter: 0)
             let templates = try await register.templates([me.user.id])
-            guard let template = templates.first else { throw HTTPError(.forbidden, message: "you have no enrolled face; ask the administrator to enrol one") }
+            guard let template = templates.first else { throw HTTPError(.unprocessableContent, message: "you have no enrolled face; ask the administrator to enrol one") }
             let match = try AttendanceError.answerNow { try FaceMatcher.verify(try usable(check), against: template) }
             guard match.accepted else {
                 try await register.audit(AuditEntry(actor: me.user.id, subject: me.user.id, action: "face.proof", outcome: "refused", distance: match.distance))
@@ -70,9 +70,16 @@ struct AttendanceFaceRoutes {
         }
         router.route(.post, "/api/v1/attendance/people/{id}/verify") { request, context in
             let id = try context.parameters.require("id")
+            // With course=ID, the kiosk's whole rule: also no other student of the course nearer.
+            let course = try Query(request, allowed: ["course"]).string("course")
+            var cohort: [FaceTemplate] = []
+            if let course {
+                guard try await register.course(course) != nil else { throw HTTPError(.notFound, message: "no course \(course)") }
+                cohort = try await register.templates(try await register.students(course: course).map(\.id))
+            }
             let (check, _) = try await face(request, jitter: 0)
             guard let template = try await register.templates([id]).first else { throw HTTPError(.notFound, message: "no enrolled face for \(id)") }
-            let match = try AttendanceError.answerNow { try FaceMatcher.verify(try usable(check), against: template) }
+            let match = try AttendanceError.answerNow { try FaceMatcher.verify(try usable(check), against: template, cohort: cohort) }
             return try Response.json(Verified(match: match, threshold: MatchPolicy.standard.threshold))
         }
         router.route(.post, "/api/v1/attendance/admin-handover") { request, context in

@@ -301,7 +301,8 @@ extension AttendanceError {
         case .notFound: HTTPError(.notFound, message: description)
         case .conflict: HTTPError(.conflict, message: description)
         case .forbidden: HTTPError(.forbidden, message: description)
-        case .faceRejected: HTTPError(.forbidden, message: description)
+        case .faceRejected: HTTPError(.unprocessableContent, message: description)
+        case .faceNeeded: HTTPError(.forbidden, message: description)
         }
     }
 

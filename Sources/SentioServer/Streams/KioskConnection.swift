@@ -96,14 +96,17 @@ struct KioskConnection {
                 if purpose == .checkIn {
                     guard current?.state == .open else { return try await refuse(outbound, "this lecture is not open for check-in", claimed) }
                 }
-                let people: [String]
+                // The claimed person's enrolment, and the course's students as the cohort (1:1) or
+                // the candidates (1:N).
+                var people: [String] = []
                 if let claimed {
                     if purpose == .checkIn, try await !platform.attendance.isEnrolled(claimed, course: lecture.courseID) {
                         return try await refuse(outbound, "this student is not enrolled in the course", claimed)
                     }
                     people = [claimed]
-                } else {
-                    people = try await platform.attendance.students(course: lecture.courseID).map(\.id)
+                }
+                if purpose == .checkIn {
+                    people += try await platform.attendance.students(course: lecture.courseID).map(\.id).filter { $0 != claimed }
                 }
                 var generator = SystemRandomNumberGenerator()
                 let session = try CheckInSession(claimed: claimed, templates: try await platform.attendance.templates(people),

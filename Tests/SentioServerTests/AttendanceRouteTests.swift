@@ -1,0 +1,186 @@
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import SentioServer
+import SentioStore
+import SentioTestSupport
+import SQLKit
+import Testing
+
+/// The attendance application over HTTP, with real photos and the real face pipeline: the
+/// role rules route by route (a student reads only their own attendance, a professor only
+/// their own courses and only after a face check, the hand-over needs the administrator's
+/// password and face), face proofs, and deleting a person's face data.
+@Suite("Attendance over HTTP", .timeLimit(.minutes(5)), .requires(fixture: "faces/identity"), .requires(.model("face_landmark")))
+struct AttendanceRouteTests {
+    static let password = "correct horse battery"
+    /// Yale subjects: two neutral photos each to enrol (noglasses, sad), another to check with (glasses).
+    static func yale(_ subject: String, _ condition: String) throws -> ByteBuffer {
+        try Photos.bytes(try Fixtures.required("faces/identity") + "/faces/identity/Yale_subject\(subject)/yale_subject\(subject)_\(condition).png")
+    }
+
+    struct World {
+        let admin: SignedIn, professor: SignedIn, other: SignedIn, ann: SignedIn, ben: SignedIn
+        let course: String, otherCourse: String
+    }
+
+    /// An administrator, two professors (prof teaches CV101, other teaches ML201), students
+    /// ann and ben in CV101; faces enrolled for prof (Yale 01) and ann (Yale 02).
+    static func world(_ client: some TestClientProtocol, _ server: TestServer) async throws -> World {
+        for (name, role) in [("root", Role.admin), ("prof", .professor), ("other", .professor), ("ann", .student), ("ben", .student)] {
+            _ = try await server.platform.createUser(username: name, displayName: name.capitalized, role: role, password: Self.password)
+        }
+        let admin = try await SignedIn.signIn(client, "root", Self.password)
+        let professor = try await SignedIn.signIn(client, "prof", Self.password)
+        let other = try await SignedIn.signIn(client, "other", Self.password)
+        let ann = try await SignedIn.signIn(client, "ann", Self.password)
+        let ben = try await SignedIn.signIn(client, "ben", Self.password)
+        let course = try await post(client, admin, "/api/v1/attendance/courses", #"{"code": "CV101", "title": "Vision", "academicYear": "2026/27"}"#)["id"] as! String
+        let otherCourse = try await post(client, admin, "/api/v1/attendance/courses", #"{"code": "ML201", "title": "Learning", "academicYear": "2026/27"}"#)["id"] as! String
+        _ = try await post(client, admin, "/api/v1/attendance/courses/\(course)/professors", #"{"user": "\#(professor.userID)"}"#)
+        _ = try await post(client, admin, "/api/v1/attendance/courses/\(otherCourse)/professors", #"{"user": "\#(other.userID)"}"#)
+        for s in [ann, ben] { _ = try await post(client, admin, "/api/v1/attendance/courses/\(course)/students", #"{"user": "\#(s.userID)"}"#) }
+        for (who, subject) in [(professor, "01"), (ann, "02")] {
+            for condition in ["noglasses", "sad"] {
+                let r = try await client.execute(uri: "/api/v1/attendance/people/\(who.userID)/faces", method: .post,
+                                                 headers: image(admin), body: try yale(subject, condition))
+                #expect(r.status == .created, "\(r.body.text)")
+            }
+        }
+        return World(admin: admin, professor: professor, other: other, ann: ann, ben: ben, course: course, otherCourse: otherCourse)
+    }
+
+    static func image(_ who: SignedIn) -> HTTPFields {
+        var h = who.headers
+        h[.contentType] = "image/png"
+        return h
+    }
+
+    static func json(_ who: SignedIn) -> HTTPFields {
+        var h = who.headers
+        h[.contentType] = "application/json"
+        return h
+    }
+
+    static func post(_ client: some TestClientProtocol, _ who: SignedIn, _ path: String, _ body: String) async throws -> [String: Any] {
+        let r = try await client.execute(uri: path, method: .post, headers: json(who), body: ByteBuffer(string: body))
+        guard r.status.code < 300 else { throw TestFailure("\(path): \(r.status) \(r.body.text)") }
+        // Objects as dictionaries; lists (the enrolled students) are not read.
+        return (try? JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any]) ?? [:]
+    }
+
+    /// A face proof of `who` with `photo`: the proof token, or the failing status.
+    static func proof(_ client: some TestClientProtocol, _ who: SignedIn, _ photo: ByteBuffer) async throws -> (Int, String?) {
+        let r = try await client.execute(uri: "/api/v1/attendance/face-proof", method: .post, headers: image(who), body: photo)
+        return (Int(r.status.code), r.status == .created ? try r.body.json()["proof"] as? String : nil)
+    }
+
+    @Test("professors: only after a face check, only their own courses; confirming and editing need a fresh proof")
+    func professors() async throws {
+        let server = try await TestServer.make()
+        try await server.run { client, _ in
+            let w = try await Self.world(client, server)
+            // Before the face check: refused with the reason.
+            let early = try await client.execute(uri: "/api/v1/attendance/courses", method: .get, headers: w.professor.headers)
+            #expect(early.status == .forbidden && early.body.text.contains("check their face"))
+            // Someone else's face does not pass (ann's photo for prof).
+            #expect(try await Self.proof(client, w.professor, try Self.yale("02", "glasses")).0 == 403)
+            let (status, token) = try await Self.proof(client, w.professor, try Self.yale("01", "glasses"))
+            #expect(status == 201)
+            let courses = try await client.execute(uri: "/api/v1/attendance/courses", method: .get, headers: w.professor.headers)
+            #expect(courses.status == .ok && courses.body.text.contains("CV101") && !courses.body.text.contains("ML201"))
+            // Another professor's course is not found; its lectures cannot be planned.
+            #expect(try await client.execute(uri: "/api/v1/attendance/courses/\(w.otherCourse)", method: .get, headers: w.professor.headers).status == .notFound)
+            let foreign = try await client.execute(uri: "/api/v1/attendance/courses/\(w.otherCourse)/lectures", method: .post, headers: Self.json(w.professor),
+                                                   body: ByteBuffer(string: #"{"title": "x", "startsAt": 1790000000000, "endsAt": 1790005400000}"#))
+            #expect(foreign.status == .notFound)
+            // Own course: plan, open, confirm with the proof; a second confirm is refused; the proof is spent.
+            let lecture = try await Self.post(client, w.professor, "/api/v1/attendance/courses/\(w.course)/lectures",
+                                              #"{"title": "Week 1", "startsAt": 1790000000000, "endsAt": 1790005400000}"#)["id"] as! String
+            _ = try await Self.post(client, w.professor, "/api/v1/attendance/lectures/\(lecture)/open", "{}")
+            let unproven = try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)/confirm", method: .post, headers: Self.json(w.professor),
+                                                    body: ByteBuffer(string: #"{"headcount": 2, "proof": "forged"}"#))
+            #expect(unproven.status == .forbidden)
+            let confirmed = try await Self.post(client, w.professor, "/api/v1/attendance/lectures/\(lecture)/confirm", #"{"headcount": 2, "proof": "\#(token!)"}"#)
+            #expect(confirmed["absent"] as? Int == 2 && confirmed["headcountDifference"] as? Int == 2)
+            let again = try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)/records/\(w.ann.userID)", method: .put, headers: Self.json(w.professor),
+                                                 body: ByteBuffer(string: #"{"status": "excused", "proof": "\#(token!)"}"#))
+            #expect(again.status == .forbidden && again.body.text.contains("already used"))
+            let (_, fresh) = try await Self.proof(client, w.professor, try Self.yale("01", "glasses"))
+            let edited = try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)/records/\(w.ann.userID)", method: .put, headers: Self.json(w.professor),
+                                                  body: ByteBuffer(string: #"{"status": "excused", "proof": "\#(fresh!)"}"#))
+            #expect(edited.status == .ok, "\(edited.body.text)")
+            // The other professor cannot read this lecture even after their own face check fails (no enrolment).
+            #expect(try await Self.proof(client, w.other, try Self.yale("01", "glasses")).0 == 422)
+            #expect(try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)", method: .get, headers: w.other.headers).status.code >= 403)
+            // Students see only their own attendance.
+            let mine = try await client.execute(uri: "/api/v1/attendance/my-attendance", method: .get, headers: w.ann.headers)
+            #expect(mine.status == .ok && mine.body.text.contains("excused"))
+            #expect(try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)", method: .get, headers: w.ann.headers).status == .forbidden)
+            #expect(try await client.execute(uri: "/api/v1/attendance/courses/\(w.course)/students", method: .get, headers: w.ann.headers).status == .forbidden)
+            #expect(try await client.execute(uri: "/api/v1/attendance/people/\(w.ben.userID)/faces", method: .get, headers: w.ann.headers).status == .forbidden)
+            #expect(try await client.execute(uri: "/api/v1/attendance/courses/\(w.otherCourse)", method: .get, headers: w.ann.headers).status == .notFound)
+            let audit = try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)/audit", method: .get, headers: w.professor.headers)
+            #expect(audit.body.text.contains("lecture.confirm") && audit.body.text.contains("absent → excused"))
+        }
+    }
+
+    @Test("the administrator hand-over needs the password and the administrator's own face")
+    func handOver() async throws {
+        let server = try await TestServer.make()
+        try await server.run { client, _ in
+            let w = try await Self.world(client, server)
+            // The administrator has no enrolled face yet: no proof, no hand-over.
+            #expect(try await Self.proof(client, w.admin, try Self.yale("01", "normal")).0 == 422)
+            let noFace = try await client.execute(uri: "/api/v1/attendance/admin-handover", method: .post, headers: Self.json(w.admin),
+                                                  body: ByteBuffer(string: #"{"user": "\#(w.professor.userID)", "password": "\#(Self.password)", "proof": "none"}"#))
+            #expect(noFace.status == .forbidden)
+            let enrol = try await client.execute(uri: "/api/v1/attendance/people/\(w.admin.userID)/faces", method: .post, headers: Self.image(w.admin),
+                                                 body: try Self.yale("04", "normal"))
+            #expect(enrol.status == .created)
+            // Another person's face (the professor's photo) is no proof of the administrator.
+            #expect(try await Self.proof(client, w.admin, try Self.yale("01", "normal")).0 == 403)
+            let (_, token) = try await Self.proof(client, w.admin, try Self.yale("04", "noglasses"))
+            let wrongPassword = try await client.execute(uri: "/api/v1/attendance/admin-handover", method: .post, headers: Self.json(w.admin),
+                                                         body: ByteBuffer(string: #"{"user": "\#(w.professor.userID)", "password": "wrong one!", "proof": "\#(token!)"}"#))
+            #expect(wrongPassword.status == .forbidden)
+            let done = try await client.execute(uri: "/api/v1/attendance/admin-handover", method: .post, headers: Self.json(w.admin),
+                                                body: ByteBuffer(string: #"{"user": "\#(w.professor.userID)", "password": "\#(Self.password)", "proof": "\#(token!)"}"#))
+            #expect(done.status == .noContent, "\(done.body.text)")
+            // Roles follow at once: the old administrator may no longer create courses.
+            let after = try await client.execute(uri: "/api/v1/attendance/courses", method: .post, headers: Self.json(w.admin),
+                                                 body: ByteBuffer(string: #"{"code": "X1", "title": "x", "academicYear": "2026/27"}"#))
+            #expect(after.status == .forbidden)
+        }
+    }
+
+    @Test("enrolment refuses photos without a usable face; deleting a person's face data leaves no descriptor or photo")
+    func faces() async throws {
+        let server = try await TestServer.make()
+        try await server.run { client, _ in
+            let w = try await Self.world(client, server)
+            let dir = try Fixtures.required("faces/negatives") + "/faces/negatives"
+            let negative = try #require(try FileManager.default.contentsOfDirectory(atPath: dir).sorted().first { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") })
+            var h = w.admin.headers
+            h[.contentType] = negative.hasSuffix(".png") ? "image/png" : "image/jpeg"
+            let none = try await client.execute(uri: "/api/v1/attendance/people/\(w.ben.userID)/faces", method: .post, headers: h,
+                                                body: try Photos.bytes(dir + "/" + negative))
+            #expect(none.status == .unprocessableContent && none.body.text.contains("No face"), "\(none.body.text)")
+            let sleepy = try await client.execute(uri: "/api/v1/attendance/people/\(w.ben.userID)/faces", method: .post, headers: Self.image(w.admin),
+                                                  body: try Self.yale("14", "sleepy"))
+            #expect(sleepy.status == .unprocessableContent && sleepy.body.text.contains("eyes are closed"), "\(sleepy.body.text)")
+            // Ann keeps a photo with her consent, then deletes her face data herself.
+            let kept = try await client.execute(uri: "/api/v1/attendance/people/\(w.ann.userID)/faces?keepPhoto=true", method: .post,
+                                                headers: Self.image(w.ann), body: try Self.yale("02", "centerlight"))
+            #expect(kept.status == .created, "\(kept.body.text)")
+            let listed = try await client.execute(uri: "/api/v1/attendance/people/\(w.ann.userID)/faces", method: .get, headers: w.ann.headers).body.json()
+            #expect(listed["faces"] as? Int == 3 && (listed["photos"] as? [String])?.count == 1)
+            #expect(try await client.execute(uri: "/api/v1/attendance/people/\(w.ann.userID)/faces", method: .delete, headers: w.ann.headers).status == .noContent)
+            let rows = try await server.platform.store.read { db in
+                try await db.raw("SELECT COUNT(*) AS n, COUNT(photo) AS p FROM att_faces WHERE user_id = \(bind: w.ann.userID)").first()
+            }
+            #expect(try rows?.decode(column: "n", as: Int.self) == 0 && rows?.decode(column: "p", as: Int.self) == 0)
+        }
+    }
+}
