@@ -31,7 +31,12 @@ class APIError(Exception):
 class Client:
     def __init__(self, base):
         self.base, self.csrf = base, None
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        self.jar = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.jar))
+
+    def cookie(self):
+        """The session cookie as a Cookie header (for WebSocket clients)."""
+        return "; ".join(f"{c.name}={c.value}" for c in self.jar)
 
     def call(self, method, path, body=None, content_type=None, raw=False):
         headers = {}

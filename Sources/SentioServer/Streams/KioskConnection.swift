@@ -16,7 +16,7 @@ import SentioVision
 /// `{"type": "start"}` (1:N among the course), `{"type": "start", "purpose": "proof"}` (the
 /// signed-in user's own face with liveness: a face proof), `{"type": "cancel"}`.
 /// Out: `{"type": "step", "frame", "step": {phase, message, problem, action, actions, done,
-/// personID, distance}, "faces": [box]}` per frame during a check-in, `{"type": "idle",
+/// personID, distance}, "faces": [box], "serverMs"}` per frame during a check-in, `{"type": "idle",
 /// "frame", "faces"}` otherwise; then `{"type": "checked-in", "checkIn"}`, `{"type": "proof",
 /// "proof", "distance"}` or `{"type": "refused", "message"}`; errors `{"type": "error", code, message}`.
 struct KioskConnection {
@@ -33,7 +33,9 @@ struct KioskConnection {
     let user: String
 
     struct Start: Decodable { var type: String; var student: String?; var purpose: String? }
-    struct StepReply: Encodable { var type = "step"; var frame: Int; var step: CheckInSession.Step; var faces: [Box] }
+    /// `serverMs`: the frame's decoding, perception (with the descriptor when one was computed)
+    /// and rules, on its compute thread.
+    struct StepReply: Encodable { var type = "step"; var frame: Int; var step: CheckInSession.Step; var faces: [Box]; var serverMs: Double }
     struct IdleReply: Encodable { var type = "idle"; var frame: Int; var faces: [Box] }
     struct CheckedIn: Encodable { var type = "checked-in"; var checkIn: PendingCheckIn }
     struct ProofReply: Encodable { var type = "proof"; var proof: String; var distance: Double }
@@ -206,6 +208,7 @@ actor KioskWorker {
     func cancel() { checkIn = nil }
 
     func handle(_ bytes: ByteBuffer, frame: Int, time: Double) -> (json: String, ended: Ended?) {
+        let started = ContinuousClock.now
         do {
             let image = try ImageIO.decode(Array(buffer: bytes), source: "frame \(frame)", options: DecodeOptions(maxPixels: limits.maxImagePixels))
             let observation = try faces.process(image, time: time)
@@ -225,7 +228,7 @@ actor KioskWorker {
                 }
             }
             checkIn = session
-            let json = try JSON.string(KioskConnection.StepReply(frame: frame, step: step, faces: boxes))
+            let json = try JSON.string(KioskConnection.StepReply(frame: frame, step: step, faces: boxes, serverMs: (ContinuousClock.now - started).milliseconds))
             guard step.phase == .passed || step.phase == .failed else { return (json, nil) }
             checkIn = nil
             return (json, Ended(purpose: purpose, passed: step.phase == .passed, claimed: session.claimed, personID: session.match?.personID,
