@@ -64,7 +64,7 @@ schemas = {
                  "role": {"type": "string", "enum": ["admin", "professor", "student", "player"]}, "createdAt": integer},
                 ["id", "username", "displayName", "role", "createdAt"]),
     "Session": obj({"user": {"$ref": "#/components/schemas/User"}, "csrfToken": string, "expiresAt": integer}, ["user", "csrfToken"]),
-    "Room": obj({"code": {"type": "string", "pattern": "^[A-HJKMNP-Z2-9]{6}$"}, "purpose": {"type": "string", "enum": ["camera", "motion"]},
+    "Room": obj({"code": {"type": "string", "pattern": "^[A-HJKMNP-Z2-9]{6}$"}, "purpose": {"type": "string", "enum": ["camera", "motion", "arcade"]},
                  "createdAt": integer, "expiresAt": integer}, ["code", "purpose", "createdAt", "expiresAt"]),
     "AuditEntry": obj({"id": integer, "at": integer, "actor": {"type": "string", "nullable": True}, "action": string,
                        "subject": {"type": "string", "nullable": True}, "detail": {"type": "string", "nullable": True}}, ["id", "at", "action"]),
@@ -164,7 +164,7 @@ paths = {
                               "responses": {**ok_json({"type": "array", "items": ref("AuditEntry")}), "400": err("Bad limit."), **SIGNED_IN_ERRORS}}},
     "/api/v1/rooms": {"post": {
         "summary": "Open a pairing room for an hour.", "tags": ["pairing"],
-        "requestBody": {"required": False, "content": {"application/json": {"schema": obj({"purpose": {"type": "string", "enum": ["camera", "motion"]}})}}},
+        "requestBody": {"required": False, "content": {"application/json": {"schema": obj({"purpose": {"type": "string", "enum": ["camera", "motion", "arcade"]}})}}},
         "responses": {**ok_json(obj({"room": ref("Room"), "joinURL": string}, ["room", "joinURL"]), "Opened", "201"),
                       "400": err("Bad purpose or JSON."), "403": err("A cross-site request."), "413": err("Body over 64 KiB."),
                       "415": err("Not JSON."), "429": err("Too many rooms opened.")}}},

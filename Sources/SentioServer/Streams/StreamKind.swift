@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Play
 import SentioImage
 import SentioNeural
 import SentioVision
@@ -103,6 +104,9 @@ struct StreamOptions: Sendable {
     var iris = false
     var maxHands = 2
     var room: String?
+    /// Motion: `rotationUnit=deg|rad` and `axes=device|screen` override what the User-Agent implies.
+    var rotationUnit: BrowserProfile.RotationRateUnit?
+    var axesFollowScreen: Bool?
 
     init(query: [String: String]) throws(StreamError) {
         if let text = query["maxFaces"] {
@@ -118,6 +122,22 @@ struct StreamOptions: Sendable {
             iris = flag
         }
         room = query["room"]
+        if let text = query["rotationUnit"] {
+            guard let unit = BrowserProfile.RotationRateUnit(rawValue: text) else { throw StreamError("bad_option", "rotationUnit is deg or rad") }
+            rotationUnit = unit
+        }
+        if let text = query["axes"] {
+            guard ["device", "screen"].contains(text) else { throw StreamError("bad_option", "axes is device or screen") }
+            axesFollowScreen = text == "screen"
+        }
+    }
+
+    /// The motion stream's browser profile: the User-Agent's, with the query's overrides.
+    func motionProfile(userAgent: String?) -> BrowserProfile {
+        var profile = BrowserProfile(userAgent: userAgent)
+        if let rotationUnit { profile.rotationRateUnit = rotationUnit }
+        if let axesFollowScreen { profile.axesFollowScreen = axesFollowScreen }
+        return profile
     }
 }
 
