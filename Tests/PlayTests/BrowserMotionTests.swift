@@ -2,7 +2,7 @@ import Foundation
 import SentioMotion
 import SentioTestSupport
 import Testing
-@testable import Play
+import Play
 
 /// The browser differences the motion normaliser undoes, one test each, and the bad input it
 /// keeps a stream going through. Expected values come from the definitions (1 g = 9.80665 m/s²,
