@@ -69,11 +69,12 @@ def test_arcade_broad_trial_cube_and_plane(browser, server):
     desktop, screen, path, errors = open_pair(browser, server, "cube")
     phone, handset, put = join_phone(browser, server, path)
     screen.wait_for_function("window.sentioArcade.observations > 5", timeout=20000)
-    segment = traces.broad_segment(BROAD, 35.0, 20.0)
+    segment = traces.broad_segment(BROAD, 40.0, 12.0)
     play(put, segment)
-    handset.wait_for_timeout(300)
+    # The phone stops (its stream closes): the desktop pauses, and stops extrapolating.
+    handset.evaluate("window.sentioArcade.sender.stop()")
     sent = handset.evaluate("window.sentioArcade.sender.log")
-    phone.close()  # the phone stops: the desktop pauses, and stops extrapolating
+    phone.close()
     screen.wait_for_function("window.sentioArcade.paused === true", timeout=5000)
     shoot(screen, "arcade-cube-desktop")
     page = screen.evaluate("""() => { const s = window.sentioArcade; return {
