@@ -244,7 +244,7 @@ document = {
     "openapi": "3.0.3",
     "info": {"title": "Sentio", "version": "1.0.0",
              "description": "Perception over HTTP: the CLI's commands as stills, accounts, pairing and the IV application. The live streams are WebSockets "
-                            "(/api/v1/stream/faces, hands, pose, motion; /api/v1/rooms/{code}/events), described in docs/server.md."},
+                            "(/api/v1/stream/faces, hands, pose, motion, gestures; /api/v1/rooms/{code}/events), described in docs/server.md."},
     "paths": paths,
     "components": {"schemas": schemas},
 }

@@ -41,8 +41,8 @@ struct BrowserMotionTests {
 
     @Test("60 Hz with values rounded to 0.1: fused attitude within 1° of the unrounded samples", .requires(fixture: "imu/broad"))
     func roundedSixtyHertz() throws {
-        let path = try Fixtures.required("imu/broad/02_undisturbed_slow_rotation_B.csv.gz")
-        let samples = try Trace.read(Trace.text(contentsOf: path))
+        let fixtures = try Fixtures.required("imu/broad/02_undisturbed_slow_rotation_B.csv.gz")
+        let samples = try Trace.read(Trace.text(contentsOf: fixtures + "/imu/broad/02_undisturbed_slow_rotation_B.csv.gz"))
         let resampled = Self.resample(samples, hz: 60)
         func fuse(_ raw: [BrowserMotionSample]) -> [Quaternion] {
             var n = MotionNormalizer()

@@ -94,13 +94,14 @@ struct StreamConnection {
         }
     }
 
-    /// Text on an image stream: `{"type": "reset"}` forgets what was tracked; anything else is
-    /// answered with an error and ignored.
+    /// Text on an image stream: `{"type": "reset"}` forgets what was tracked; on the gestures
+    /// stream `{"type": "clear"}` wipes the board and `{"type": "undo"}` takes back a stroke;
+    /// anything else is answered with an error and ignored.
     private func control(_ text: String, worker: ImageStreamWorker, outbound: WebSocketOutboundWriter) async throws {
         struct Control: Decodable { var type: String }
-        if text.utf8.count <= 1024, let control = try? JSONDecoder().decode(Control.self, from: Data(text.utf8)), control.type == "reset" {
-            await worker.reset()
-            return
+        if text.utf8.count <= 1024, let control = try? JSONDecoder().decode(Control.self, from: Data(text.utf8)) {
+            if control.type == "reset" { await worker.reset(); return }
+            if await worker.run(control.type) { return }
         }
         try await outbound.writeTextMessage(try JSON.string(StreamError("bad_message", "\(kind.rawValue) streams take binary JPEG, PNG or WebP frames; the only text message is {\"type\": \"reset\"}")))
     }
