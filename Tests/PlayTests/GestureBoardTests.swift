@@ -116,12 +116,16 @@ struct GestureBoardTests {
         var random = SeededRandom(seed: 26)
         let recognizer = DigitRecognizer()
         var confusion = Array(repeating: Array(repeating: 0, count: 10), count: 10)
+        var scores: [Double] = []
         for _ in 0..<50 {
             for digit in 0...9 {
                 let result = recognizer.recognise(Self.written(digit, random: &random), mirrored: true)
                 confusion[digit][result?.digit ?? 0] += result == nil ? 0 : 1
+                if let result, result.digit == digit { scores.append(result.score) }
             }
         }
+        scores.sort()
+        if !scores.isEmpty { print("scores of correct readings: 5th percentile \(scores[scores.count / 20]), median \(scores[scores.count / 2])") }
         let correct = (0...9).map { confusion[$0][$0] }.reduce(0, +)
         let accuracy = Double(correct) / 500
         print("digit accuracy \(accuracy) (\(correct)/500); confusion rows = written, columns = read:")

@@ -39,7 +39,7 @@ public struct AirBoard: Sendable {
             if d > maxGap {
                 strokes.append([])
             } else if d > step {
-                let n = Int(d / step)
+                let n = Int((d / step).rounded(.up))
                 for i in 1..<max(1, n) { strokes[strokes.count - 1].append(BoardPoint(p.x + (next.x - p.x) * Double(i) / Double(n), p.y + (next.y - p.y) * Double(i) / Double(n))) }
             }
         }

@@ -3,7 +3,8 @@ import Foundation
 /// Digits written in the air, recognised by nearest template (in the manner of the "$1"
 /// unistroke recogniser of Wobbrock et al., 2007): the strokes joined in writing order are
 /// resampled to `points` points evenly spaced along the path, centred and scaled into a unit
-/// box (keeping the aspect of thin digits such as 1), and compared point by point with each
+/// square (each side on its own, as $1 does, so a narrow 3 is still a 3; a thin shape such as a
+/// 1, whose short side is under a quarter of its long one, keeps its aspect), and compared point by point with each
 /// template; the nearest template's digit wins. The templates are drawn in the usual way of
 /// writing each digit (one or two per digit), in a unit box with y down, as the writer sees it.
 public struct DigitRecognizer: Sendable {
@@ -70,12 +71,16 @@ public struct DigitRecognizer: Sendable {
         return out
     }
 
-    /// Centred on the centroid and scaled by the larger side of the bounding box.
+    /// A shape whose short side is under this fraction of its long one is thin (one-dimensional).
+    static let thin = 0.25
+
+    /// Centred on the centroid and scaled into a unit square, each side on its own unless thin.
     static func normalise(_ p: [BoardPoint]) -> [BoardPoint] {
         let xs = p.map(\.x), ys = p.map(\.y)
         let cx = xs.reduce(0, +) / Double(p.count), cy = ys.reduce(0, +) / Double(p.count)
-        let side = max(xs.max()! - xs.min()!, ys.max()! - ys.min()!, 1e-9)
-        return p.map { BoardPoint(($0.x - cx) / side, ($0.y - cy) / side) }
+        var w = max(xs.max()! - xs.min()!, 1e-9), h = max(ys.max()! - ys.min()!, 1e-9)
+        if min(w, h) < thin * max(w, h) { w = max(w, h); h = w }
+        return p.map { BoardPoint(($0.x - cx) / w, ($0.y - cy) / h) }
     }
 
     /// The templates: each digit as it is usually written, pen lifts joined in writing order.
@@ -97,6 +102,9 @@ public struct DigitRecognizer: Sendable {
             (8, ellipse(from: 0.9, to: -3.3, cy: 0.25, rx: 0.33, ry: 0.25, n: 14) + ellipse(from: 0, to: 2 * .pi, cy: 0.75, rx: 0.4, ry: 0.25, n: 18)
                 + ellipse(from: -3.1416, to: -5.4, cy: 0.25, rx: 0.33, ry: 0.25, n: 8)),
             (9, ellipse(from: 1.6, to: -4.6, cx: 0.5, cy: 0.28, rx: 0.38, ry: 0.28, n: 18) + [(0.88, 0.28), (0.85, 1)]),
+            // A 9 whose loop closes at the top right, the stem drawn down from there (added after
+            // the first measurement read writer B's 9s, written so, as 4s).
+            (9, ellipse(from: 0.6, to: 0.6 - 2 * .pi, cx: 0.5, cy: 0.28, rx: 0.38, ry: 0.28, n: 18) + [(0.85, 1)]),
         ]
     }()
 }
