@@ -7,21 +7,21 @@ as the page shows it.
 import os, tempfile
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from conftest import FIXTURES, SIZES, shoot
 import hand_clip
 
 
 @pytest.fixture(scope="module")
-def hand_browser():
+def hand_browser(browser):
+    """A second Chromium (launch flags are per browser) from the session's Playwright, its fake
+    camera playing the hand clip."""
     y4m = hand_clip.build(FIXTURES, tempfile.mkdtemp(prefix="sentio-hands-"))
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=[
-            "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
-            f"--use-file-for-fake-video-capture={y4m}", "--no-sandbox"])
-        yield browser
-        browser.close()
+    hands = browser.browser_type.launch(executable_path="/usr/bin/chromium", headless=True, args=[
+        "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+        f"--use-file-for-fake-video-capture={y4m}", "--no-sandbox"])
+    yield hands
+    hands.close()
 
 
 def test_gestures_heart_and_pen(hand_browser, server):
