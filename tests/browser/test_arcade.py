@@ -79,7 +79,7 @@ def test_arcade_broad_trial_cube_and_plane(browser, server):
     shoot(screen, "arcade-cube-desktop")
     page = screen.evaluate("""() => { const s = window.sentioArcade; return {
         reference: s.reference, referenceTime: s.referenceTime, shown: s.cube.shown(), mode: s.cube.mode,
-        last: s.last, planeLog: s.planeLog, input: s.input, observations: s.observations }; }""")
+        last: s.last, planeLog: s.planeLog, input: s.input, observations: s.observations, frameLatency: s.frameLatency }; }""")
     out = tempfile.mkdtemp(prefix="sentio-arcade-")
     trace, fused = os.path.join(out, "sent.csv"), os.path.join(out, "fused.csv")
     traces.write_trace(sent, trace)
@@ -110,6 +110,9 @@ def test_arcade_broad_trial_cube_and_plane(browser, server):
         worst_path = max(worst_path, abs(x - step["x"]), abs(y - step["y"]))
     print(f"\narcade: {len(sent)} samples sent ({page['input']['gaps']} gaps closed), {page['observations']} observations, cube ({page['mode']}) {cube_error:.3f}° from "
           f"`sentio motion fuse`; plane angles within {worst_angle:.3f}°, path within {worst_path:.2e}")
+    frames = sorted(page["frameLatency"])
+    print(f"arcade: sample → desktop frame (one pair, the page's own figure) median {frames[len(frames) // 2]:.1f} ms, "
+          f"p95 {frames[int(0.95 * len(frames))]:.1f} ms over the last {len(frames)} frames")
     assert len(page["planeLog"]) > 0.9 * len(sent)
     assert cube_error < 1.0
     assert worst_angle < 1.0

@@ -172,7 +172,12 @@ function observe(message) {
   const dt = state.lastSampleTime === null ? 1 / 60 : o.time - state.lastSampleTime;
   state.lastSampleTime = o.time;
   state.last = o; state.lastAt = now; state.fresh = true;
-  if (typeof message.sentAt === "number") state.lastSentAt = message.sentAt;
+  if (typeof message.sentAt === "number") {
+    state.lastSentAt = message.sentAt;
+    // Sample → this page's socket; the frame that draws it comes next (frameLatency).
+    state.latency.push(Date.now() - message.sentAt);
+    if (state.latency.length > 600) state.latency.shift();
+  }
   if (message.input) {
     for (const key of Object.keys(state.input)) state.input[key] += message.input[key] || 0;
     log(`Input repaired by the server: ${describeInput(message.input)}.`);

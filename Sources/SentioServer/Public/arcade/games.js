@@ -103,7 +103,13 @@ export class Basketball {
   }
 
   step(dt) {
-    if (!this.flying) return;
+    if (!this.flying) {
+      // A ball that has come to rest goes back to the player's hand after a second.
+      this.restingFor = (this.restingFor || 0) + dt;
+      if (this.restingFor > 1 && this.trail.length) this.reset();
+      return;
+    }
+    this.restingFor = 0;
     const n = Math.max(1, Math.ceil(dt / 0.004)), h = dt / n;
     for (let i = 0; i < n; i++) this.substep(h);
     this.trail.push([this.x, this.y]); if (this.trail.length > 90) this.trail.shift();

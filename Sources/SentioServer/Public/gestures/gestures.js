@@ -20,6 +20,7 @@ async function start() {
   const video = $("video"), grab = document.createElement("canvas");
   try { await openCamera(video); } catch (error) { say(error.message, "bad"); $("start").disabled = false; return; }
   $("placeholder").classList.add("hidden");
+  $("start").textContent = "Camera on";
   let inFlight = false, marker = null, sentAt = 0, frames = 0, tick = performance.now();
   const client = new StreamClient("/api/v1/stream/gestures", {
     onMessage: (reply) => {
