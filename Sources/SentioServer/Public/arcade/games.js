@@ -138,8 +138,9 @@ export class Basketball {
   }
 
   draw(ctx, w, h, dark) {
-    const s = Math.min(w / Basketball.width, h / Basketball.height), ox = (w - Basketball.width * s) / 2;
-    const X = (x) => ox + x * s, Y = (y) => h - y * s;
+    // The court with a strip of floor (0.3 m) below it.
+    const s = Math.min(w / Basketball.width, h / (Basketball.height + 0.3)), ox = (w - Basketball.width * s) / 2;
+    const X = (x) => ox + x * s, Y = (y) => h - (y + 0.3) * s;
     ctx.fillStyle = dark ? "#1b1420" : "#fff4e8"; ctx.fillRect(0, 0, w, h);
     ctx.fillStyle = dark ? "#3a2a1f" : "#e8c9a0"; ctx.fillRect(0, Y(0), w, h - Y(0) + 1);
     const { rim, board } = Basketball;
