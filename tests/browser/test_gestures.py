@@ -67,9 +67,15 @@ def test_gestures_page(hand_browser, server, size):
     page = context.new_page()
     page.goto(server + "/gestures/")
     page.get_by_role("button", name="Start the camera").click()
-    page.wait_for_function("window.sentioGestures.replies.length > 20", timeout=60000)
-    page.get_by_role("button", name="Undo stroke").click()
+    # Wait until a stroke of some length is written (the pen frames), then clear it from the button.
+    page.wait_for_function("window.sentioGestures.replies.some((r) => r.points > 10)", timeout=60000)
     page.get_by_role("button", name="Clear").click()
-    page.wait_for_timeout(500)
+    n = page.evaluate("window.sentioGestures.commandAt")
+    page.wait_for_function(f"window.sentioGestures.replies.length > {n + 3}", timeout=10000)
+    before = page.evaluate(f"window.sentioGestures.replies[{n - 1}].points")
+    # The reply to the frame in flight when Clear was pressed may precede it; the next one follows it.
+    after = page.evaluate(f"window.sentioGestures.replies[{n + 1}].points")
+    assert after <= 3 and after < before, f"the board was cleared ({before} points before, {after} after; a pen still down starts anew)"
+    page.get_by_role("button", name="Undo stroke").click()
     shoot(page, f"gestures-{size}")
     context.close()

@@ -19,7 +19,7 @@ export class Cube {
       const canvas = document.createElement("canvas");
       const gl = canvas.getContext("webgl2") || canvas.getContext("webgl");
       if (!gl) throw new Error("no WebGL");
-      this.renderer = new THREE.WebGLRenderer({ canvas, context: gl, antialias: true, alpha: true });
+      this.renderer = new THREE.WebGLRenderer({ canvas, context: gl, antialias: false, alpha: true });
       this.scene = new THREE.Scene();
       this.camera = new THREE.PerspectiveCamera(40, 1, 0.1, 100);
       this.camera.position.set(0, 0, 6);
@@ -46,7 +46,7 @@ export class Cube {
       const { clientWidth: cw, clientHeight: ch } = this.host;
       if (cw && ch && (this.width !== cw || this.height !== ch)) {
         this.width = cw; this.height = ch;
-        this.renderer.setPixelRatio(window.devicePixelRatio || 1);
+        this.renderer.setPixelRatio(Math.min(2, window.devicePixelRatio || 1));
         this.renderer.setSize(cw, ch, false);
         this.camera.aspect = cw / ch; this.camera.updateProjectionMatrix();
       }

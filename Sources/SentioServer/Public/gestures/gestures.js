@@ -34,8 +34,9 @@ async function start() {
     onState: (s, detail) => { if (s === "open") { say("Show your hand.", "ok"); next(); } else if (s === "reconnecting") say(`Reconnecting… (${detail})`, "warn"); },
   });
   state.client = client;
-  $("clear").addEventListener("click", () => client.send({ type: "clear" }));
-  $("undo").addEventListener("click", () => client.send({ type: "undo" }));
+  // (`commandAt`: how many replies had come when a command went, for the tests.)
+  $("clear").addEventListener("click", () => { state.commandAt = state.replies.length; client.send({ type: "clear" }); });
+  $("undo").addEventListener("click", () => { state.commandAt = state.replies.length; client.send({ type: "undo" }); });
   setInterval(() => { const now = performance.now(); $("fps").textContent = ((frames * 1000) / (now - tick)).toFixed(1); frames = 0; tick = now; }, 1000);
   async function next() {
     if (inFlight || !client.isOpen) return;
@@ -53,6 +54,7 @@ function show(o, marker, serverMs, roundTrip) {
   const heart = o.pinch === "start" || o.pinch === "held";
   if (heart) state.hearts += 1;
   state.replies.push({ marker, pinch: o.pinch, heart, pen: o.pen, hand: o.hand.length > 0, strokes: o.strokes.length,
+                       points: o.strokes.reduce((n, s) => n + s.length, 0),
                        lastPoint: o.strokes.length ? o.strokes[o.strokes.length - 1].slice(-1)[0] : null,
                        fingers: o.hand.length ? [(o.hand[8][0] + o.hand[12][0]) / 2, (o.hand[8][1] + o.hand[12][1]) / 2] : null,
                        digit: o.digit ? o.digit.digit : null, event: o.event });
