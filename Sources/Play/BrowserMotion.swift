@@ -55,9 +55,11 @@ public struct BrowserProfile: Sendable, Equatable {
 
 /// Turns a browser's samples into the library's (g, rad/s, seconds, device axes), sample by
 /// sample, keeping a stream going through bad input: a sample with a missing or non-finite
-/// value, a duplicate time or a time that goes back is dropped and counted; a jump forward in
-/// time (the phone stalled, the tab slept) is closed up to one nominal period so the fusion
-/// does not integrate a rotation rate over the gap, and counted.
+/// value, a duplicate time or a time a little (up to `maxStep`) before the previous one is
+/// dropped and counted; a jump in time either way (the phone stalled, the tab slept, its clock
+/// was reset) is closed up to one nominal period — so the fusion does not integrate a rotation
+/// rate over the gap, and one bad timestamp far ahead does not shut out the samples after it —
+/// and counted.
 public struct MotionNormalizer: Sendable {
     public var profile: BrowserProfile
     /// A step longer than this (s) is a gap.
@@ -96,10 +98,15 @@ public struct MotionNormalizer: Sendable {
             else { notes.missing += 1; continue }
             let time = s.t / 1000
             if let last = lastReported {
-                guard time > last else { notes.outOfOrder += 1; continue }
-                if time - last > maxStep {
-                    shift += time - last - nominalStep
+                let step = time - last
+                if abs(step) > maxStep {
+                    // A jump either way (a stall, a sleeping tab, a clock reset): a new time base,
+                    // one nominal period after the last sample kept.
+                    shift += step - nominalStep
                     notes.gaps += 1
+                } else if step <= 0 {
+                    notes.outOfOrder += 1
+                    continue
                 }
             }
             lastReported = time

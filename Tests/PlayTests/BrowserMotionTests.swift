@@ -66,6 +66,11 @@ struct BrowserMotionTests {
         #expect(notes.missing == 3 && notes.outOfOrder == 2 && notes.gaps == 1, "\(notes)")
         let steps = zip(kept.dropFirst(), kept).map { $0.time - $1.time }
         #expect(steps.allSatisfy { $0 > 0 && $0 < 0.02 }, "times still increase, the 5 s gap closed to one period: \(steps)")
+        // One timestamp a minute ahead, then the stream's own times again: both jumps closed, no
+        // sample after it shut out.
+        let (later, jumps) = n.normalize([Self.sample(65050), Self.sample(5067), Self.sample(5084)])
+        #expect(later.count == 3 && jumps.gaps == 2 && jumps.outOfOrder == 0, "\(jumps)")
+        #expect(zip(later.dropFirst(), later).allSatisfy { $0.time - $1.time > 0 && $0.time - $1.time < 0.02 })
     }
 
     @Test("a stalled stream's rotation rate is not integrated over the gap")

@@ -41,16 +41,16 @@ struct PlayStreamTests {
         #"{"t": \#(t), "accelerationIncludingGravity": {"x": \#(x), "y": 0, "z": 9.8}, "rotationRate": {"alpha": 0, "beta": 0, "gamma": 0}}"#
     }
 
-    @Test("motion: a null value, a repeated time and a jump are repaired and said in `input`; sentAt comes back")
+    @Test("motion: a null value, a repeated time and a jump are repaired and said in `input`; sentAt and mark come back")
     func motionInput() async throws {
         let messages: [Message] = [
-            .text(#"{"samples": [\#(Self.sample(16)), \#(Self.sample(32, x: "null")), \#(Self.sample(16)), \#(Self.sample(48))], "sentAt": 1234.5}"#),
+            .text(#"{"samples": [\#(Self.sample(16)), \#(Self.sample(32, x: "null")), \#(Self.sample(16)), \#(Self.sample(48))], "sentAt": 1234.5, "mark": "recentre"}"#),
             .text(#"{"samples": [\#(Self.sample(9000))]}"#),
         ]
         let replies = try await Self.exchange("/api/v1/stream/motion?rotationUnit=deg", messages, count: 2)
         try #require(replies.count == 2)
         #expect(replies[0]["type"] as? String == "observation")
-        #expect(replies[0]["sentAt"] as? Double == 1234.5)
+        #expect(replies[0]["sentAt"] as? Double == 1234.5 && replies[0]["mark"] as? String == "recentre")
         let input = replies[0]["input"] as? [String: Int]
         #expect(input == ["missing": 1, "out_of_order": 1, "gaps": 0], "\(String(describing: input))")
         #expect((replies[1]["input"] as? [String: Int])?["gaps"] == 1)

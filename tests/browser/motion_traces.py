@@ -52,7 +52,7 @@ def write_trace(samples, path, max_step=0.25, nominal_step=1 / 60):
         for s in samples:
             a, r = s["accelerationIncludingGravity"], s["rotationRate"]
             t = s["t"] / 1000
-            if last is not None and t - last > max_step:
+            if last is not None and abs(t - last) > max_step:
                 shift += t - last - nominal_step
             last = t
             d = math.pi / 180

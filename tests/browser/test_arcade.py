@@ -147,6 +147,9 @@ def test_arcade_bad_input_stall_and_second_phone(browser, server):
         c.send({samples: [{t, accelerationIncludingGravity: {x: NaN, y: 0, z: 9.8}, rotationRate: {alpha: 0, beta: 0, gamma: 0}}]});
         c.send({samples: [{t: t + 60000, accelerationIncludingGravity: {x: 0, y: 0, z: 9.8}, rotationRate: {alpha: 0, beta: 0, gamma: 0}}]}); }""")
     screen.wait_for_function("window.sentioArcade.input.gaps >= 1", timeout=5000)
+    # The phone's own re-centre button reaches the big screen.
+    handset.get_by_role("button", name="Re-centre (hold the phone as you like, then tap)").click()
+    screen.wait_for_function("window.sentioArcade.log.includes('Re-centred.')", timeout=5000)
     # A second phone joins: shown, ignored while the first plays.
     phone2, handset2, _ = join_phone(browser, server, path)
     screen.wait_for_function("window.sentioArcade.log.some((l) => l.includes('second phone'))", timeout=10000)

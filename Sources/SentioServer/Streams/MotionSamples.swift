@@ -16,7 +16,7 @@ import SentioMotion
 /// fill them from the gyroscope's x, y and z (Chromium and Safari both do, whatever the older
 /// specification says), so that is how they are read. `screen` (optional) is
 /// `screen.orientation.angle`; `sentAt` (optional, any clock of the sender's) is echoed in the
-/// reply so a page can measure latency. Browser differences and bad samples are dealt with in
+/// reply so a page can measure latency, and so is `mark` (optional, a word for the watching page). Browser differences and bad samples are dealt with in
 /// one place, Play's ``MotionNormalizer``.
 struct MotionMessage: Decodable, Sendable {
     struct Sample: Decodable, Sendable {
@@ -35,13 +35,16 @@ struct MotionMessage: Decodable, Sendable {
 
     var samples: [Sample]
     var sentAt: Double?
+    /// A word from the phone for the page watching (the arcade's `recentre`), echoed; ≤ 32 characters.
+    var mark: String?
 
-    enum Keys: String, CodingKey { case samples, sentAt }
+    enum Keys: String, CodingKey { case samples, sentAt, mark }
 
     init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: Keys.self), container.contains(.samples) {
             samples = try container.decode([Sample].self, forKey: .samples)
             sentAt = try container.decodeIfPresent(Double.self, forKey: .sentAt)
+            mark = try container.decodeIfPresent(String.self, forKey: .mark)
         } else {
             samples = [try Sample(from: decoder)]
             sentAt = try? decoder.container(keyedBy: Keys.self).decodeIfPresent(Double.self, forKey: .sentAt)
@@ -53,7 +56,7 @@ struct MotionMessage: Decodable, Sendable {
     /// The message's usable samples in the library's units (g, rad/s, seconds), through the
     /// stream's normaliser, and what it did. A message that is not JSON of this shape, or none of
     /// whose samples can be used, is an error that says why.
-    static func parse(_ text: String, normalizer: inout MotionNormalizer) throws(StreamError) -> (samples: [IMUSample], notes: MotionNormalizer.Notes, sentAt: Double?) {
+    static func parse(_ text: String, normalizer: inout MotionNormalizer) throws(StreamError) -> (samples: [IMUSample], notes: MotionNormalizer.Notes, sentAt: Double?, mark: String?) {
         let message: MotionMessage
         do {
             message = try JSONDecoder().decode(MotionMessage.self, from: Data(text.utf8))
@@ -61,13 +64,14 @@ struct MotionMessage: Decodable, Sendable {
             throw StreamError("bad_message", "expected {\"samples\": [{\"t\", \"accelerationIncludingGravity\": {x, y, z}, \"rotationRate\": {alpha, beta, gamma}}]}: \(describe(decoding: error))")
         }
         guard message.samples.count <= maxSamples else { throw StreamError("too_large", "at most \(maxSamples) samples per message") }
+        if let mark = message.mark, mark.count > 32 { throw StreamError("bad_message", "mark is at most 32 characters") }
         let (samples, notes) = normalizer.normalize(message.samples.map(\.browserSample))
         if samples.isEmpty, !message.samples.isEmpty {
             throw StreamError("bad_message", notes.missing > 0
                 ? "no usable sample: accelerationIncludingGravity and rotationRate need all three finite values (the device has no motion sensors, or the page lacks permission)"
                 : "no usable sample: t must increase from one sample to the next")
         }
-        return (samples, notes, message.sentAt.flatMap { $0.isFinite ? $0 : nil })
+        return (samples, notes, message.sentAt.flatMap { $0.isFinite ? $0 : nil }, message.mark)
     }
 }
 

@@ -117,7 +117,7 @@ struct StreamConnection {
             }
             batch += 1
             let started = ContinuousClock.now
-            let parsed: (samples: [IMUSample], notes: MotionNormalizer.Notes, sentAt: Double?)
+            let parsed: (samples: [IMUSample], notes: MotionNormalizer.Notes, sentAt: Double?, mark: String?)
             do {
                 parsed = try MotionMessage.parse(text, normalizer: &normalizer)
             } catch {
@@ -137,7 +137,8 @@ struct StreamConnection {
             guard var observation else { continue }
             observation.events = events
             let json = try JSON.string(MotionReply(frame: batch, serverMs: (ContinuousClock.now - started).milliseconds, observation: observation,
-                                                   input: parsed.notes.isEmpty ? nil : parsed.notes, sentAt: parsed.sentAt, controller: controller))
+                                                   input: parsed.notes.isEmpty ? nil : parsed.notes, sentAt: parsed.sentAt, mark: parsed.mark,
+                                                   controller: controller))
             platform.metrics.frameProcessed(.motion, failed: false)
             try await outbound.writeTextMessage(json)
             if let room { await platform.hub.publish(room: room, json: json) }
@@ -147,7 +148,7 @@ struct StreamConnection {
 
 /// The motion stream's answer: the envelope of ``StreamReply`` (same keys) and what the
 /// normaliser did to the message's samples (`input`, absent when nothing), the sender's
-/// `sentAt` echoed, and in a room the stream's `controller` id (which phone it is).
+/// `sentAt` and `mark` echoed, and in a room the stream's `controller` id (which phone it is).
 struct MotionReply: Encodable {
     var type = "observation"
     var stream = "motion"
@@ -158,6 +159,7 @@ struct MotionReply: Encodable {
     var observation: MotionObservation
     var input: MotionNormalizer.Notes?
     var sentAt: Double?
+    var mark: String?
     var controller: String?
 }
 

@@ -126,6 +126,8 @@ function controllerPage(code) {
     });
     say("controller-status", "Starting…");
     $("controller-start").textContent = "Streaming…";
+    $("controller-recentre").disabled = false;
+    $("controller-recentre").addEventListener("click", () => { state.sender.markNext("recentre"); say("controller-status", "Re-centred.", "ok"); });
     noEventsWarning("controller-status");
   });
 }
@@ -182,6 +184,7 @@ function observe(message) {
     for (const key of Object.keys(state.input)) state.input[key] += message.input[key] || 0;
     log(`Input repaired by the server: ${describeInput(message.input)}.`);
   }
+  if (message.mark === "recentre") recentre();
   const angles = euler(relative(o.quaternion, state.reference));
   plane.drag = Number($("drag").value) || 0.9; plane.factor = Number($("factor").value) || 0;
   plane.step(angles.pitch, angles.roll, dt);

@@ -38,11 +38,16 @@ export class MotionSender {
       screen: screen.orientation ? screen.orientation.angle : 0,
     };
     const sentAt = performance.timeOrigin + event.timeStamp;
-    if (this.client.send({ samples: [sample], sentAt })) {
+    const message = { samples: [sample], sentAt };
+    if (this.mark) { message.mark = this.mark; this.mark = null; }
+    if (this.client.send(message)) {
       this.sent += 1;
       if (this.log.length < 50000) this.log.push(sample);
     }
   }
+
+  /** Sends `word` with the next sample (the big screen acts on it: `recentre`). */
+  markNext(word) { this.mark = word; }
 
   stop() {
     window.removeEventListener("devicemotion", this.listener);
