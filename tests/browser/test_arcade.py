@@ -200,3 +200,44 @@ def test_arcade_choose(browser, server, size):
     shoot(page, f"arcade-choose-{size}")
     assert not errors, errors
     context.close()
+
+
+def test_arcade_basketball_physics(browser, server):
+    """The basketball's flight against the original constants worked by hand: a flick (ax, ay) =
+    (0.5, 2.0) g with the 0.1 s push leaves at (80·0.5·0.1, 60·2·0.1) = (4, 12) m/s from (1, 1.3);
+    under gravity (0, −20), 0.3 s later it is at (2.2, 1.3 + 3.6 − 0.9) = (2.2, 4.0). Then a scan
+    of flicks: some score, each scoring flight passes down through the hoop, and a ball thrown
+    above the rim at the board comes back off it."""
+    context = browser.new_context(bypass_csp=True, viewport=SIZES["desktop"])
+    page = context.new_page()
+    page.goto(server + "/arcade/")
+    result = page.evaluate("""async () => {
+        const { Basketball } = await import('/arcade/games.js');
+        const b = new Basketball();
+        b.throwBall(0.5, 2.0);
+        for (let i = 0; i < 30; i++) b.step(0.01);
+        const at = [b.x, b.y];
+        let scoring = 0, tried = 0, throughHoop = true;
+        for (let ax = 0.2; ax <= 1.6; ax += 0.05) for (let ay = 1.2; ay <= 3.0; ay += 0.05) {
+            const s = new Basketball(); s.throwBall(ax, ay); tried++;
+            let prev = [s.x, s.y];
+            for (let i = 0; i < 400 && s.flying; i++) {
+                const wasScored = s.scored; s.step(0.01);
+                if (!wasScored && s.scored) {
+                    // Scored on this step: it came down across the rim's height between its edges.
+                    throughHoop = throughHoop && prev[1] > 3.05 && s.y <= 3.05 && s.x > 3.9 && s.x < 4.36;
+                }
+                prev = [s.x, s.y];
+            }
+            if (s.scored) scoring++;
+        }
+        const board = new Basketball(); board.throwBall(1.0, 1.7);  // (8, 10.2) m/s: reaches x 4.5 at 3.85 m, above the rim, on the board
+        let maxX = 0, bounced = false;
+        for (let i = 0; i < 300 && board.flying; i++) { board.step(0.01); maxX = Math.max(maxX, board.x); if (board.vx < 0) bounced = true; }
+        return { at, scoring, tried, throughHoop, maxX, bounced };
+    }""")
+    print(f"\nbasketball: at 0.3 s {result['at']}, {result['scoring']} of {result['tried']} flicks score; board bounce {result['bounced']} (max x {result['maxX']:.2f})")
+    assert abs(result["at"][0] - 2.2) < 1e-9 and abs(result["at"][1] - 4.0) < 0.02  # explicit Euler steps of 4 ms: O(h) in y
+    assert result["scoring"] > 0 and result["throughHoop"]
+    assert result["bounced"] and result["maxX"] < 4.5
+    context.close()
