@@ -56,6 +56,30 @@ struct PlayStreamTests {
         #expect((replies[1]["input"] as? [String: Int])?["gaps"] == 1)
     }
 
+    @Test("motion: a flick's throw is repeated in the next replies' recentEvents, so a watcher that lost one message still sees it")
+    func recentEvents() async throws {
+        // Lying face up at 60 Hz: still, a half-sine push of 2.5 g up the phone over 0.15 s, a stop, still.
+        let g = 9.80665
+        var userY: [Double] = Array(repeating: 0.0, count: 30)
+        for i in 0..<9 { userY.append(2.5 * sin(Double.pi * (Double(i) + 0.5) / 9)) }
+        for i in 0..<9 { userY.append(-1.5 * sin(Double.pi * (Double(i) + 0.5) / 9)) }
+        userY += Array(repeating: 0.0, count: 12)
+        var messages: [Message] = []
+        for (i, y) in userY.enumerated() {
+            let t = 16.667 * Double(i + 1), ay = y * g
+            messages.append(.text(#"{"samples": [{"t": \#(t), "accelerationIncludingGravity": {"x": 0, "y": \#(ay), "z": \#(g)}, "rotationRate": {"alpha": 0, "beta": 0, "gamma": 0}}]}"#))
+        }
+        let replies = try await Self.exchange("/api/v1/stream/motion", messages, count: messages.count)
+        func hasThrow(_ events: Any?) -> Bool {
+            guard let list = events as? [[String: Any]] else { return false }
+            return list.contains { ($0["gesture"] as? String) == "throw" }
+        }
+        func observationEvents(_ reply: [String: Any]) -> Any? { (reply["observation"] as? [String: Any])?["events"] }
+        let thrownAt = try #require(replies.firstIndex { hasThrow(observationEvents($0)) })
+        let repeated = replies[(thrownAt + 1)...].prefix(10).filter { hasThrow($0["recentEvents"]) }
+        #expect(repeated.count == 10, "the throw in the 10 replies after it (\(repeated.count))")
+    }
+
     @Test("gestures: a hand photo answers with its 21 points, pinch, pen, strokes; undo and clear are commands, other text an error")
     func gestures() async throws {
         let photo = try Fixtures.required("faces/hands") + "/faces/golden_mediapipe/ms_android_hand_thumb_up.jpg"

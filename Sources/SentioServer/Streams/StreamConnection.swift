@@ -110,6 +110,9 @@ struct StreamConnection {
         let session = MotionSession()
         var normalizer = MotionNormalizer(profile: options.motionProfile(userAgent: userAgent))
         var batch = 0
+        // The last second's gestures, repeated in every reply: a room's watcher that falls behind
+        // keeps only its newest messages, and a throw must not be lost with the others.
+        var recent: [MotionEvent] = []
         for try await message in inbound.messages(maxSize: platform.limits.maxMotionMessageBytes) {
             guard case .text(let text) = message else {
                 try await outbound.writeTextMessage(try JSON.string(StreamError("bad_message", "the motion stream takes JSON text messages of samples")))
@@ -136,9 +139,11 @@ struct StreamConnection {
             }
             guard var observation else { continue }
             observation.events = events
+            recent += events
+            recent.removeAll { observation.time - $0.t > MotionReply.recentSeconds }
             let json = try JSON.string(MotionReply(frame: batch, serverMs: (ContinuousClock.now - started).milliseconds, observation: observation,
                                                    input: parsed.notes.isEmpty ? nil : parsed.notes, sentAt: parsed.sentAt, mark: parsed.mark,
-                                                   controller: controller))
+                                                   controller: controller, recentEvents: recent.isEmpty ? nil : recent))
             platform.metrics.frameProcessed(.motion, failed: false)
             try await outbound.writeTextMessage(json)
             if let room { await platform.hub.publish(room: room, json: json) }
@@ -161,6 +166,11 @@ struct MotionReply: Encodable {
     var sentAt: Double?
     var mark: String?
     var controller: String?
+    /// The gestures of the last `recentSeconds` of samples (this reply's included), so a page
+    /// that missed a message still sees them; a page tells them apart by `t` and `gesture`.
+    var recentEvents: [MotionEvent]?
+
+    static let recentSeconds = 1.0
 }
 
 /// Something that happened in a room, for the desktop page: a phone's stream `joined` or

@@ -19,7 +19,7 @@ const MAX_EXTRAPOLATION = 0.1;
 const state = window.sentioArcade = {
   mode: null, game: "plane", observations: 0, followed: null, controllers: [], paused: true, stalls: 0,
   reference: null, referenceTime: null, last: null, lastAt: 0, lastSampleTime: null, latency: [], frameLatency: [],
-  throwsSeen: 0, remembered: null, input: { missing: 0, out_of_order: 0, gaps: 0 }, log: [], planeLog: [], sender: null,
+  throwsSeen: 0, remembered: null, seenEvents: new Map(), input: { missing: 0, out_of_order: 0, gaps: 0 }, log: [], planeLog: [], sender: null,
 };
 const plane = state.plane = new Plane();
 const basketball = state.basketball = new Basketball();
@@ -194,7 +194,13 @@ function observe(message) {
   // throws with it when it falls back; the server's detector says when.
   const [ux, uy] = o.user_acceleration;
   if (uy > 1) state.remembered = [ux, uy];
-  for (const e of o.events) {
+  // The server repeats the last second's gestures in every reply (a message may be lost when
+  // this page falls behind): each is taken once, known by its time and kind.
+  for (const e of message.recentEvents || o.events) {
+    const key = `${e.gesture}@${e.t}`;
+    if (state.seenEvents.has(key)) continue;
+    state.seenEvents.set(key, e.t);
+    for (const [k, t] of state.seenEvents) if (o.time - t > 5) state.seenEvents.delete(k);
     const anyDirection = $("any-direction").checked;
     if (e.gesture === "throw" && !anyDirection) {
       const [ax, ay] = state.remembered || [0, e.force_g];
