@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "SentioServer",
             dependencies: [
-                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "IVCollection", "Attendance", "SentioStore", "CQRencode",
+                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "IVCollection", "Attendance", "Play", "SentioStore", "CQRencode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -125,6 +125,9 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             resources: [.copy("Public")]),
+        // The gestures and motion arcade (issue #26): domain only, no HTTP — the browser's motion
+        // samples normalised, the games' rules.
+        .target(name: "Play", dependencies: ["SentioMotion"]),
         .executableTarget(
             name: "sentio",
             dependencies: [
@@ -186,6 +189,7 @@ let package = Package(
                 "IVCollection", "IVScanner", "SentioStore", "SentioStoreTestSupport", "SentioTestSupport",
                 .product(name: "SQLKit", package: "sql-kit"),
             ]),
+        .testTarget(name: "PlayTests", dependencies: ["Play", "SentioMotion", "SentioTestSupport"]),
         .testTarget(name: "SentioVisionTests", dependencies: ["SentioVision", "SentioImage", "SentioNeural", "SentioTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -64,7 +64,7 @@ schemas = {
                  "role": {"type": "string", "enum": ["admin", "professor", "student", "player"]}, "createdAt": integer},
                 ["id", "username", "displayName", "role", "createdAt"]),
     "Session": obj({"user": {"$ref": "#/components/schemas/User"}, "csrfToken": string, "expiresAt": integer}, ["user", "csrfToken"]),
-    "Room": obj({"code": {"type": "string", "pattern": "^[A-HJKMNP-Z2-9]{6}$"}, "purpose": {"type": "string", "enum": ["camera", "motion"]},
+    "Room": obj({"code": {"type": "string", "pattern": "^[A-HJKMNP-Z2-9]{6}$"}, "purpose": {"type": "string", "enum": ["camera", "motion", "arcade"]},
                  "createdAt": integer, "expiresAt": integer}, ["code", "purpose", "createdAt", "expiresAt"]),
     "AttendancePerson": obj({"id": string, "username": string, "displayName": string, "role": string, "faces": integer}),
     "Course": obj({"id": string, "code": string, "title": string, "academicYear": string, "students": integer,
@@ -169,7 +169,7 @@ paths = {
                               "responses": {**ok_json({"type": "array", "items": ref("AuditEntry")}), "400": err("Bad limit."), **SIGNED_IN_ERRORS}}},
     "/api/v1/rooms": {"post": {
         "summary": "Open a pairing room for an hour.", "tags": ["pairing"],
-        "requestBody": {"required": False, "content": {"application/json": {"schema": obj({"purpose": {"type": "string", "enum": ["camera", "motion"]}})}}},
+        "requestBody": {"required": False, "content": {"application/json": {"schema": obj({"purpose": {"type": "string", "enum": ["camera", "motion", "arcade"]}})}}},
         "responses": {**ok_json(obj({"room": ref("Room"), "joinURL": string}, ["room", "joinURL"]), "Opened", "201"),
                       "400": err("Bad purpose or JSON."), "403": err("A cross-site request."), "413": err("Body over 64 KiB."),
                       "415": err("Not JSON."), "429": err("Too many rooms opened.")}}},
@@ -366,7 +366,7 @@ document = {
     "openapi": "3.0.3",
     "info": {"title": "Sentio", "version": "1.0.0",
              "description": "Perception over HTTP: the CLI's commands as stills, accounts, pairing, the IV and attendance applications. The live streams are WebSockets "
-                            "(/api/v1/stream/faces, hands, pose, motion; /api/v1/rooms/{code}/events; the attendance kiosk), described in docs/server.md and docs/attendance.md."},
+                            "(/api/v1/stream/faces, hands, pose, motion, gestures; /api/v1/rooms/{code}/events; the attendance kiosk), described in docs/server.md, docs/play.md and docs/attendance.md."},
     "paths": paths,
     "components": {"schemas": schemas},
 }

@@ -91,12 +91,12 @@ async def main():
         base_ws = base.replace("http://", "ws://")
         rng = random.Random(options.seed)
         # Warm up: models loaded, one frame through each image stream.
-        for kind in ("faces", "hands", "pose"):
+        for kind in ("faces", "hands", "pose", "gestures"):
             async with websockets.connect(f"{base_ws}/api/v1/stream/{kind}", max_size=None) as ws:
                 await ws.send(jpeg)
                 await ws.recv()
         baseline = rss_mb(server.pid)
-        paths = ["/api/v1/stream/faces", "/api/v1/stream/hands", "/api/v1/stream/pose", "/api/v1/stream/motion"]
+        paths = ["/api/v1/stream/faces", "/api/v1/stream/hands", "/api/v1/stream/pose", "/api/v1/stream/motion", "/api/v1/stream/gestures"]
         sent, batch = 0, 250
         started = time.time()
         while sent < options.messages:

@@ -107,7 +107,7 @@ struct StreamTests {
                     #"{"t": \#(Double(i) * 16.67), "accelerationIncludingGravity": {"x": 0, "y": 0, "z": 9.81}, "rotationRate": {"alpha": 0, "beta": 0, "gamma": 0}}"#
                 }
                 try await outbound.write(.text(#"{"samples": [\#(samples.joined(separator: ","))]}"#))
-                for bad in ["{", #"{"samples": [{"t": 1}]}"#, #"{"t": 5, "accelerationIncludingGravity": {"x": 0, "y": 0, "z": 9.8}, "rotationRate": {"alpha": 0, "beta": 0, "gamma": 0}}"#] {
+                for bad in ["{", #"{"samples": [{"t": 1}]}"#, #"{"t": 900, "accelerationIncludingGravity": {"x": 0, "y": 0, "z": 9.8}, "rotationRate": {"alpha": 0, "beta": 0, "gamma": 0}}"#] {
                     try await outbound.write(.text(bad))
                 }
                 for _ in 0..<4 {
@@ -122,7 +122,7 @@ struct StreamTests {
         let gravity = ((all[0]["observation"] as? [String: Any])?["gravity"] as? [Double]) ?? []
         #expect(gravity.count == 3 && abs(gravity[2]) > 0.99, "gravity along z lying face up: \(gravity)")
         #expect(all[1...].allSatisfy { $0["type"] as? String == "error" && $0["code"] as? String == "bad_message" },
-                "malformed JSON, missing values, time going back: \(all[1...])")
+                "malformed JSON, missing values, time going back (by less than 0.25 s; a longer jump either way is a new time base, Play's MotionNormalizer): \(all[1...])")
     }
 
     @Test("pairing: a phone's stream reaches the desktop watching its room")

@@ -102,6 +102,7 @@ public enum AccessTable {
         RouteRule(method: .get, path: "/api/v1/stream/hands", access: .anyone, webSocket: true),
         RouteRule(method: .get, path: "/api/v1/stream/pose", access: .anyone, webSocket: true),
         RouteRule(method: .get, path: "/api/v1/stream/motion", access: .anyone, webSocket: true),
+        RouteRule(method: .get, path: "/api/v1/stream/gestures", access: .anyone, webSocket: true),
     ]
 
     /// The rule for a registered route; stops the server at start when a route is missing.

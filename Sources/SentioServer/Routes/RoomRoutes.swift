@@ -22,12 +22,12 @@ struct RoomRoutes {
             if request.headers[.contentType] != nil {
                 purpose = try await decode(OpenRoom.self, request, context).purpose ?? purpose
             }
-            guard ["camera", "motion"].contains(purpose) else { throw HTTPError(.badRequest, message: "purpose is camera or motion") }
+            guard ["camera", "motion", "arcade"].contains(purpose) else { throw HTTPError(.badRequest, message: "purpose is camera, motion or arcade") }
             if let wait = platform.stillsLimiter.take("rooms " + context.client) {
                 throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many rooms opened; wait a moment")
             }
             let room = try await platform.rooms.open(purpose: purpose)
-            return try Response.json(OpenedRoom(room: room, joinURL: joinURL(code: room.code, request: request)), status: .created)
+            return try Response.json(OpenedRoom(room: room, joinURL: joinURL(code: room.code, purpose: room.purpose, request: request)), status: .created)
         }
         router.route(.get, "/api/v1/rooms/{code}") { _, context in
             let code = try context.parameters.require("code").uppercased()
@@ -36,19 +36,20 @@ struct RoomRoutes {
         }
         router.route(.get, "/api/v1/rooms/{code}/qr.svg") { request, context in
             let code = try context.parameters.require("code").uppercased()
-            guard try await platform.rooms.find(code) != nil else { throw HTTPError(.notFound, message: "no open room \(code)") }
-            guard let qr = QRCode(joinURL(code: code, request: request)) else { throw HTTPError(.internalServerError, message: "the address is too long for a QR code") }
+            guard let room = try await platform.rooms.find(code) else { throw HTTPError(.notFound, message: "no open room \(code)") }
+            guard let qr = QRCode(joinURL(code: code, purpose: room.purpose, request: request)) else { throw HTTPError(.internalServerError, message: "the address is too long for a QR code") }
             return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: qr.svg)))
         }
     }
 
     /// The address a phone opens to join `code`: the server's HTTPS address on the network when
-    /// there is one (phones need HTTPS for the camera and sensors), else the page's own origin.
-    func joinURL(code: String, request: Request) -> String {
+    /// there is one (phones need HTTPS for the camera and sensors), else the page's own origin;
+    /// an arcade room's phone opens the arcade, the others the pairing page.
+    func joinURL(code: String, purpose: String, request: Request) -> String {
         let origin = platform.addresses.value.phone.first
             ?? "\(request.head.scheme ?? "http")://\(request.head.authority ?? "127.0.0.1")"
-        return "\(origin)/pair/?room=\(code)"
+        return "\(origin)/\(purpose == "arcade" ? "arcade" : "pair")/?room=\(code)"
     }
 
     func register(webSocket router: Router<AppContext>) {

@@ -35,7 +35,8 @@ struct StreamRoutes {
                 let query = Dictionary(context.request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { $1 })
                 let options = try StreamOptions(query: query)
                 do {
-                    try await StreamConnection(kind: kind, options: options, platform: platform, logger: context.logger)
+                    try await StreamConnection(kind: kind, options: options, platform: platform, logger: context.logger,
+                                         userAgent: context.request.headers[.userAgent])
                         .run(inbound: inbound, outbound: outbound)
                 } catch is CancellationError {
                     return

@@ -1,4 +1,5 @@
 import Foundation
+import Play
 import SentioMotion
 
 /// The motion stream's input: the browser's `devicemotion` events, as the page sends them.
@@ -6,13 +7,17 @@ import SentioMotion
 /// ```json
 /// {"samples": [{"t": 1532.4,
 ///               "accelerationIncludingGravity": {"x": 0.1, "y": 0.2, "z": 9.8},
-///               "rotationRate": {"alpha": 0.0, "beta": 1.5, "gamma": -0.3}}]}
+///               "rotationRate": {"alpha": 0.0, "beta": 1.5, "gamma": -0.3}, "screen": 0}],
+///  "sentAt": 1732490000123.4}
 /// ```
 /// `t` is the event's `timeStamp` in milliseconds; accelerations are m/s² with gravity included
 /// (lying face up reads about +9.8 on z); rotation rates are °/s. A single sample may be sent
 /// without the `samples` array. Browsers name the rotation rate's axes alpha, beta, gamma and
 /// fill them from the gyroscope's x, y and z (Chromium and Safari both do, whatever the older
-/// specification says), so that is how they are read.
+/// specification says), so that is how they are read. `screen` (optional) is
+/// `screen.orientation.angle`; `sentAt` (optional, any clock of the sender's) is echoed in the
+/// reply so a page can measure latency, and so is `mark` (optional, a word for the watching page). Browser differences and bad samples are dealt with in
+/// one place, Play's ``MotionNormalizer``.
 struct MotionMessage: Decodable, Sendable {
     struct Sample: Decodable, Sendable {
         struct XYZ: Decodable, Sendable { var x: Double?, y: Double?, z: Double? }
@@ -20,26 +25,38 @@ struct MotionMessage: Decodable, Sendable {
         var t: Double
         var accelerationIncludingGravity: XYZ?
         var rotationRate: Rates?
+        var screen: Double?
+
+        var browserSample: BrowserMotionSample {
+            BrowserMotionSample(t: t, acceleration: accelerationIncludingGravity.map { ($0.x, $0.y, $0.z) },
+                                rotationRate: rotationRate.map { ($0.alpha, $0.beta, $0.gamma) }, screenAngle: screen)
+        }
     }
 
     var samples: [Sample]
+    var sentAt: Double?
+    /// A word from the phone for the page watching (the arcade's `recentre`), echoed; ≤ 32 characters.
+    var mark: String?
 
-    enum Keys: String, CodingKey { case samples }
+    enum Keys: String, CodingKey { case samples, sentAt, mark }
 
     init(from decoder: any Decoder) throws {
         if let container = try? decoder.container(keyedBy: Keys.self), container.contains(.samples) {
             samples = try container.decode([Sample].self, forKey: .samples)
+            sentAt = try container.decodeIfPresent(Double.self, forKey: .sentAt)
+            mark = try container.decodeIfPresent(String.self, forKey: .mark)
         } else {
             samples = [try Sample(from: decoder)]
+            sentAt = try? decoder.container(keyedBy: Keys.self).decodeIfPresent(Double.self, forKey: .sentAt)
         }
     }
 
-    static let standardGravity = 9.80665
     static let maxSamples = 512
 
-    /// The message's samples in the library's units (g, rad/s, seconds), checked: every value
-    /// present and finite, time increasing after `previous`.
-    static func parse(_ text: String, after previous: Double?) throws(StreamError) -> [IMUSample] {
+    /// The message's usable samples in the library's units (g, rad/s, seconds), through the
+    /// stream's normaliser, and what it did. A message that is not JSON of this shape, or none of
+    /// whose samples can be used, is an error that says why.
+    static func parse(_ text: String, normalizer: inout MotionNormalizer) throws(StreamError) -> (samples: [IMUSample], notes: MotionNormalizer.Notes, sentAt: Double?, mark: String?) {
         let message: MotionMessage
         do {
             message = try JSONDecoder().decode(MotionMessage.self, from: Data(text.utf8))
@@ -47,25 +64,14 @@ struct MotionMessage: Decodable, Sendable {
             throw StreamError("bad_message", "expected {\"samples\": [{\"t\", \"accelerationIncludingGravity\": {x, y, z}, \"rotationRate\": {alpha, beta, gamma}}]}: \(describe(decoding: error))")
         }
         guard message.samples.count <= maxSamples else { throw StreamError("too_large", "at most \(maxSamples) samples per message") }
-        var last = previous
-        var samples: [IMUSample] = []
-        samples.reserveCapacity(message.samples.count)
-        for (i, s) in message.samples.enumerated() {
-            guard let a = s.accelerationIncludingGravity, let ax = a.x, let ay = a.y, let az = a.z,
-                  let r = s.rotationRate, let alpha = r.alpha, let beta = r.beta, let gamma = r.gamma
-            else { throw StreamError("bad_message", "sample \(i): accelerationIncludingGravity and rotationRate need all three values (the device has no motion sensors, or the page lacks permission)") }
-            let values = [s.t, ax, ay, az, alpha, beta, gamma]
-            guard values.allSatisfy(\.isFinite), values.allSatisfy({ abs($0) < 1e12 }) else {
-                throw StreamError("bad_message", "sample \(i): values must be finite numbers")
-            }
-            let time = s.t / 1000
-            if let last, time <= last { throw StreamError("bad_message", "sample \(i): t must increase (\(s.t) ms after \(last * 1000) ms)") }
-            last = time
-            let radians = Double.pi / 180
-            samples.append(IMUSample(time: time, gyroscope: Vector3(alpha * radians, beta * radians, gamma * radians),
-                                     accelerometer: Vector3(ax / standardGravity, ay / standardGravity, az / standardGravity)))
+        if let mark = message.mark, mark.count > 32 { throw StreamError("bad_message", "mark is at most 32 characters") }
+        let (samples, notes) = normalizer.normalize(message.samples.map(\.browserSample))
+        if samples.isEmpty, !message.samples.isEmpty {
+            throw StreamError("bad_message", notes.missing > 0
+                ? "no usable sample: accelerationIncludingGravity and rotationRate need all three finite values (the device has no motion sensors, or the page lacks permission)"
+                : "no usable sample: t must increase from one sample to the next")
         }
-        return samples
+        return (samples, notes, message.sentAt.flatMap { $0.isFinite ? $0 : nil }, message.mark)
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import Play
 import SentioMotion
 import SentioNeural
 
@@ -14,16 +15,32 @@ struct StreamConnection {
     let options: StreamOptions
     let platform: Platform
     let logger: Logger
+    /// The upgrade request's `User-Agent` (the motion stream's browser profile).
+    var userAgent: String? = nil
+    /// This stream's id in its room, shown to the desktop page.
+    let controller = String(UUID().uuidString.prefix(6)).lowercased()
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let room = try await joinRoom(outbound: outbound)
         platform.metrics.streamOpened(kind)
         defer { platform.metrics.streamClosed(kind) }
-        if kind == .motion {
-            try await runMotion(inbound: inbound, outbound: outbound, room: room)
-        } else {
-            try await runImages(inbound: inbound, outbound: outbound, room: room)
+        do {
+            if kind == .motion {
+                try await runMotion(inbound: inbound, outbound: outbound, room: room)
+            } else {
+                try await runImages(inbound: inbound, outbound: outbound, room: room)
+            }
+        } catch {
+            await left(room)
+            throw error
         }
+        await left(room)
+    }
+
+    /// Tells the room's watchers this stream has ended (the desktop pauses its game).
+    private func left(_ room: String?) async {
+        guard let room, let json = try? JSON.string(RoomEvent(event: "left", stream: kind.rawValue, controller: controller)) else { return }
+        await platform.hub.publish(room: room, json: json)
     }
 
     /// The room this stream publishes into, if it named one; an error reply and nil otherwise.
@@ -34,7 +51,7 @@ struct StreamConnection {
             try await outbound.close(.policyViolation, reason: "unknown room")
             throw CancellationError()
         }
-        await platform.hub.publish(room: code, json: try JSON.string(RoomEvent(event: "joined", stream: kind.rawValue)))
+        await platform.hub.publish(room: code, json: try JSON.string(RoomEvent(event: "joined", stream: kind.rawValue, controller: controller)))
         return code
     }
 
@@ -77,21 +94,25 @@ struct StreamConnection {
         }
     }
 
-    /// Text on an image stream: `{"type": "reset"}` forgets what was tracked; anything else is
-    /// answered with an error and ignored.
+    /// Text on an image stream: `{"type": "reset"}` forgets what was tracked; on the gestures
+    /// stream `{"type": "clear"}` wipes the board and `{"type": "undo"}` takes back a stroke;
+    /// anything else is answered with an error and ignored.
     private func control(_ text: String, worker: ImageStreamWorker, outbound: WebSocketOutboundWriter) async throws {
         struct Control: Decodable { var type: String }
-        if text.utf8.count <= 1024, let control = try? JSONDecoder().decode(Control.self, from: Data(text.utf8)), control.type == "reset" {
-            await worker.reset()
-            return
+        if text.utf8.count <= 1024, let control = try? JSONDecoder().decode(Control.self, from: Data(text.utf8)) {
+            if control.type == "reset" { await worker.reset(); return }
+            if await worker.run(control.type) { return }
         }
         try await outbound.writeTextMessage(try JSON.string(StreamError("bad_message", "\(kind.rawValue) streams take binary JPEG, PNG or WebP frames; the only text message is {\"type\": \"reset\"}")))
     }
 
     private func runMotion(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, room: String?) async throws {
         let session = MotionSession()
-        var last: Double?
+        var normalizer = MotionNormalizer(profile: options.motionProfile(userAgent: userAgent))
         var batch = 0
+        // The last second's gestures, repeated in every reply: a room's watcher that falls behind
+        // keeps only its newest messages, and a throw must not be lost with the others.
+        var recent: [MotionEvent] = []
         for try await message in inbound.messages(maxSize: platform.limits.maxMotionMessageBytes) {
             guard case .text(let text) = message else {
                 try await outbound.writeTextMessage(try JSON.string(StreamError("bad_message", "the motion stream takes JSON text messages of samples")))
@@ -99,9 +120,9 @@ struct StreamConnection {
             }
             batch += 1
             let started = ContinuousClock.now
-            let samples: [IMUSample]
+            let parsed: (samples: [IMUSample], notes: MotionNormalizer.Notes, sentAt: Double?, mark: String?)
             do {
-                samples = try MotionMessage.parse(text, after: last)
+                parsed = try MotionMessage.parse(text, normalizer: &normalizer)
             } catch {
                 platform.metrics.frameProcessed(.motion, failed: true)
                 var reply = error
@@ -109,19 +130,20 @@ struct StreamConnection {
                 try await outbound.writeTextMessage(try JSON.string(reply))
                 continue
             }
-            guard !samples.isEmpty else { continue }
-            last = samples.last?.time
             var events: [MotionEvent] = []
             var observation: MotionObservation?
-            for sample in samples {
+            for sample in parsed.samples {
                 let o = session.process(sample)
                 events += o.events
                 observation = o
             }
             guard var observation else { continue }
             observation.events = events
-            let json = try JSON.string(StreamReply(stream: "motion", frame: batch, dropped: 0,
-                                                   serverMs: (ContinuousClock.now - started).milliseconds, waitMs: 0, observation: observation))
+            recent += events
+            recent.removeAll { observation.time - $0.t > MotionReply.recentSeconds }
+            let json = try JSON.string(MotionReply(frame: batch, serverMs: (ContinuousClock.now - started).milliseconds, observation: observation,
+                                                   input: parsed.notes.isEmpty ? nil : parsed.notes, sentAt: parsed.sentAt, mark: parsed.mark,
+                                                   controller: controller, recentEvents: recent.isEmpty ? nil : recent))
             platform.metrics.frameProcessed(.motion, failed: false)
             try await outbound.writeTextMessage(json)
             if let room { await platform.hub.publish(room: room, json: json) }
@@ -129,9 +151,33 @@ struct StreamConnection {
     }
 }
 
-/// Something that happened in a room, for the desktop page.
+/// The motion stream's answer: the envelope of ``StreamReply`` (same keys) and what the
+/// normaliser did to the message's samples (`input`, absent when nothing), the sender's
+/// `sentAt` and `mark` echoed, and in a room the stream's `controller` id (which phone it is).
+struct MotionReply: Encodable {
+    var type = "observation"
+    var stream = "motion"
+    var frame: Int
+    var dropped = 0
+    var serverMs: Double
+    var waitMs = 0.0
+    var observation: MotionObservation
+    var input: MotionNormalizer.Notes?
+    var sentAt: Double?
+    var mark: String?
+    var controller: String?
+    /// The gestures of the last `recentSeconds` of samples (this reply's included), so a page
+    /// that missed a message still sees them; a page tells them apart by `t` and `gesture`.
+    var recentEvents: [MotionEvent]?
+
+    static let recentSeconds = 1.0
+}
+
+/// Something that happened in a room, for the desktop page: a phone's stream `joined` or
+/// `left`, with its `controller` id (motion streams) so a page can tell two phones apart.
 struct RoomEvent: Encodable {
     var type = "room"
     var event: String
     var stream: String
+    var controller: String?
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Play
 import SentioImage
 import SentioNeural
 import SentioVision
@@ -7,6 +8,8 @@ import SentioVision
 /// The live streams the server offers, each backed by a library session.
 public enum StreamKind: String, Sendable, CaseIterable {
     case faces, hands, pose, motion
+    /// The gestures page: one hand tracked, its pinch, pen, strokes and digit (Play's GestureBoard).
+    case gestures
 
     var takesImages: Bool { self != .motion }
 }
@@ -50,6 +53,8 @@ actor ImageStreamWorker {
     nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
     private let process: (Image, Double) throws -> any (Encodable & Sendable)
     private let resetSession: () -> Void
+    /// A text command other than reset (`clear`, `undo` on the gestures stream); false if unknown.
+    private let command: (String) -> Bool
     let kind: StreamKind
     let limits: Limits
 
@@ -57,6 +62,7 @@ actor ImageStreamWorker {
         self.thread = thread
         self.kind = kind
         self.limits = limits
+        var command: (String) -> Bool = { _ in false }
         switch kind {
         case .faces:
             var configuration = FaceSession.Configuration()
@@ -73,9 +79,25 @@ actor ImageStreamWorker {
             let session = try PoseSession(store: store)
             process = { try session.process($0, time: $1) }
             resetSession = { session.reset() }
+        case .gestures:
+            let session = try HandSession(maxHands: 1, store: store)
+            let board = BoardBox()
+            process = { image, time in
+                let hand = try session.process(image, time: time).hands.first.map { $0.landmarks.map { BoardPoint($0.x, $0.y) } }
+                return board.value.update(hand: hand, imageWidth: image.width, imageHeight: image.height, time: time)
+            }
+            resetSession = { session.reset(); board.value = GestureBoard() }
+            command = { name in
+                switch name {
+                case "clear": board.value.clear(); return true
+                case "undo": board.value.undo(); return true
+                default: return false
+                }
+            }
         case .motion:
             preconditionFailure("motion streams take samples, not images")
         }
+        self.command = command
     }
 
     /// The reply (or typed error) for one encoded frame, as JSON text.
@@ -95,7 +117,13 @@ actor ImageStreamWorker {
     }
 
     func reset() { resetSession() }
+
+    /// Runs a text command; false when this stream has no such command.
+    func run(_ name: String) -> Bool { command(name) }
 }
+
+/// The gestures stream's board, held by its worker (used only on the worker's thread).
+final class BoardBox { var value = GestureBoard() }
 
 /// Options a stream takes as query parameters at connection.
 struct StreamOptions: Sendable {
@@ -103,6 +131,9 @@ struct StreamOptions: Sendable {
     var iris = false
     var maxHands = 2
     var room: String?
+    /// Motion: `rotationUnit=deg|rad` and `axes=device|screen` override what the User-Agent implies.
+    var rotationUnit: BrowserProfile.RotationRateUnit?
+    var axesFollowScreen: Bool?
 
     init(query: [String: String]) throws(StreamError) {
         if let text = query["maxFaces"] {
@@ -118,6 +149,22 @@ struct StreamOptions: Sendable {
             iris = flag
         }
         room = query["room"]
+        if let text = query["rotationUnit"] {
+            guard let unit = BrowserProfile.RotationRateUnit(rawValue: text) else { throw StreamError("bad_option", "rotationUnit is deg or rad") }
+            rotationUnit = unit
+        }
+        if let text = query["axes"] {
+            guard ["device", "screen"].contains(text) else { throw StreamError("bad_option", "axes is device or screen") }
+            axesFollowScreen = text == "screen"
+        }
+    }
+
+    /// The motion stream's browser profile: the User-Agent's, with the query's overrides.
+    func motionProfile(userAgent: String?) -> BrowserProfile {
+        var profile = BrowserProfile(userAgent: userAgent)
+        if let rotationUnit { profile.rotationRateUnit = rotationUnit }
+        if let axesFollowScreen { profile.axesFollowScreen = axesFollowScreen }
+        return profile
     }
 }
 

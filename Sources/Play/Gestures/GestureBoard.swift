@@ -1,0 +1,77 @@
+import Foundation
+
+/// The gestures page's rules over one hand's landmarks, frame by frame: the pinch with its
+/// heart (start, held, release), the air-writing pen, a double pinch that clears the board, undo,
+/// and the digit written so far. Landmarks come from the server's hand tracking (SentioVision);
+/// this type sees only their 21 points, normalised to the image (MediaPipe's joint order).
+public struct GestureBoard: Sendable {
+    public var pinch = PinchTracker()
+    public var board = AirBoard()
+    public var recognizer = DigitRecognizer()
+    /// Two pinch starts within this many seconds clear the board.
+    public var doublePinch = 0.8
+    /// The writer sees a selfie view.
+    public var mirrored = true
+    private var lastPinchStart: Double?
+
+    public init() {}
+
+    /// One frame's answer (the gestures stream's observation).
+    public struct Observation: Codable, Sendable, Equatable {
+        public var time: Double
+        /// The hand's 21 points [x, y], normalised to the image (not mirrored), or empty.
+        public var hand: [BoardPoint]
+        /// `none`, `start`, `held` or `release` this frame.
+        public var pinch: PinchTracker.Phase
+        /// Where the thumb and index tips meet (the heart's place) while pinching.
+        public var heartAt: BoardPoint?
+        /// The pen is down (index and middle tips together).
+        public var pen: Bool
+        public var strokes: [[BoardPoint]]
+        /// The digit the strokes look like, when there is something written.
+        public var digit: DigitRecognizer.Result?
+        /// `cleared` (a double pinch) when it happened this frame.
+        public var event: String?
+
+        enum CodingKeys: String, CodingKey { case time, hand, pinch, heartAt = "heart_at", pen, strokes, digit, event }
+    }
+
+    /// Joints used (MediaPipe's hand order).
+    enum Joint { static let wrist = 0, thumbTip = 4, indexTip = 8, middleMCP = 9, middleTip = 12 }
+
+    public mutating func update(hand points: [BoardPoint]?, imageWidth: Int, imageHeight: Int, time: Double) -> Observation {
+        let hand = points.flatMap { $0.count == 21 && $0.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) ? $0 : nil }
+        let w = Double(max(imageWidth, 1)), h = Double(max(imageHeight, 1))
+        func distance(_ a: Int, _ b: Int) -> Double {
+            guard let p = hand else { return .nan }
+            return hypot((p[a].x - p[b].x) * w, (p[a].y - p[b].y) * h)
+        }
+        let size = distance(Joint.wrist, Joint.middleMCP)
+        let usable = hand != nil && size > 1
+        let phase = pinch.update(gap: usable ? distance(Joint.thumbTip, Joint.indexTip) / size : nil)
+        var event: String?
+        if phase == .start {
+            if let last = lastPinchStart, time - last <= doublePinch {
+                board.clear()
+                event = "cleared"
+                lastPinchStart = nil
+            } else {
+                lastPinchStart = time
+            }
+        }
+        var heart: BoardPoint?
+        if pinch.isPinching, let p = hand { heart = BoardPoint((p[Joint.thumbTip].x + p[Joint.indexTip].x) / 2, (p[Joint.thumbTip].y + p[Joint.indexTip].y) / 2) }
+        // No writing while pinching: the pinch's fingers are the pen's too.
+        if usable, !pinch.isPinching, let p = hand {
+            board.update(gap: distance(Joint.indexTip, Joint.middleTip) / size,
+                         at: BoardPoint((p[Joint.indexTip].x + p[Joint.middleTip].x) / 2, (p[Joint.indexTip].y + p[Joint.middleTip].y) / 2))
+        } else {
+            board.update(gap: nil, at: nil)
+        }
+        return Observation(time: time, hand: hand ?? [], pinch: phase, heartAt: heart, pen: board.penDown, strokes: board.strokes,
+                           digit: recognizer.recognise(board.strokes, mirrored: mirrored), event: event)
+    }
+
+    public mutating func clear() { board.clear() }
+    public mutating func undo() { board.undo() }
+}
