@@ -33,11 +33,14 @@ def live_clip(subject, neutral):
     return [n] * 6 + [c] * 2 + [n] * 5 + [m] * 4 + [n] * 8
 
 
-async def kiosk(url, cookie, claimed, frames, fps=10.0, repeat_until=None):
+async def kiosk(url, cookie, claimed, frames, fps=10.0, repeat_until=None, source="127.0.0.1"):
     """One check-in over the kiosk WebSocket: start, frames at up to `fps` (the clip repeated until
     `repeat_until` seconds when given), until checked-in or refused. Returns (outcome, message,
     the verification frame's round trip and server time in ms, all server times)."""
-    async with websockets.connect(url, additional_headers={"Cookie": cookie}, max_size=None, ping_interval=None, open_timeout=30) as ws:
+    # `source`: the kiosk's own loopback address (the server allows 48 streams per address, as
+    # kiosks in a building each have their own).
+    async with websockets.connect(url, additional_headers={"Cookie": cookie}, max_size=None, ping_interval=None, open_timeout=60,
+                                  local_addr=(source, 0)) as ws:
         await ws.send(json.dumps({"type": "start", "student": claimed} if claimed else {"type": "start"}))
         done = asyncio.Event()
         result = {"outcome": None, "message": None, "verification": None, "server": []}
@@ -55,7 +58,7 @@ async def kiosk(url, cookie, claimed, frames, fps=10.0, repeat_until=None):
                     result.setdefault("steps", []).append(f'{step["phase"]}:{step.get("problem") or step.get("action") or ""}:{step.get("distance") or ""}')
                     rtt = (time.perf_counter() - sent.get(reply["frame"], time.perf_counter())) * 1000
                     if result["verification"] is None and reply["step"]["phase"] == "challenge":
-                        result["verification"] = (rtt, reply["serverMs"])
+                        result["verification"] = (rtt, reply["serverMs"], reply["serverMs"] + reply["waitMs"])
                 elif reply["type"] in ("checked-in", "refused", "proof"):
                     result["outcome"] = reply["type"]
                     result["message"] = reply.get("message") or reply.get("checkIn", {}).get("displayName")
@@ -184,9 +187,22 @@ async def flow(args):
         report["pass"] = ok
     finally:
         for server in servers:
-            server.terminate(); server.wait()
+            server.kill(); server.wait()
     print(json.dumps(report, indent=1))
     return 0 if report.get("pass") else 1
+
+
+async def kiosk_rounds(k, url, cookie, student, subject, args):
+    """One kiosk: starts after a random delay within `stagger` seconds (students do not all step
+    up in the same instant), then `rounds` check-ins of its student in a row; the first is
+    kept and the next ones are refused as double check-ins only after the full face check and
+    liveness, so each round costs the server the same work."""
+    import random
+    await asyncio.sleep(random.Random(k).uniform(0, args.stagger))
+    out = []
+    for _ in range(args.rounds):
+        out.append(await kiosk(url, cookie, student, live_clip(subject, STUDENTS[subject]), fps=args.fps, repeat_until=30, source=f"127.0.0.{2 + k}"))
+    return out
 
 
 async def load(args):
@@ -222,22 +238,32 @@ async def load(args):
             lecture = professor.call("POST", f"/api/v1/attendance/courses/{course['id']}/lectures", {"title": "x", "startsAt": now, "endsAt": now + 3_600_000})
             professor.call("POST", f"/api/v1/attendance/lectures/{lecture['id']}/open")
             url = base.replace("http", "ws") + f"/api/v1/attendance/lectures/{lecture['id']}/kiosk"
-            jobs.append(kiosk(url, professor.cookie(), enrolled[subject], live_clip(subject, STUDENTS[subject]), fps=args.fps, repeat_until=30))
+            jobs.append(kiosk_rounds(k, url, professor.cookie(), enrolled[subject], subject, args))
         started = time.perf_counter()
-        results = await asyncio.gather(*jobs)
+        results = await asyncio.gather(*jobs, return_exceptions=True)
+        failures = [repr(r) for r in results if isinstance(r, BaseException)]
+        results = [r for r in results if not isinstance(r, BaseException)]
         wall = time.perf_counter() - started
     finally:
-        server.terminate(); server.wait()
+        server.kill(); server.wait()
+    results = [r for rounds in results for r in rounds]
     verification = sorted(r["verification"][0] for r in results if r["verification"])
     server_ms = sorted(r["verification"][1] for r in results if r["verification"])
+    in_server = sorted(r["verification"][2] for r in results if r["verification"])
     frames = sorted(x for r in results for x in r["server"])
     q = lambda xs, p: xs[min(len(xs) - 1, int(p * len(xs)))] if xs else None
-    summary = {"kiosks": args.kiosks, "fps": args.fps, "checkedIn": sum(r["outcome"] == "checked-in" for r in results),
+    summary = {"kiosks": args.kiosks, "fps": args.fps, "stagger": args.stagger, "rounds": args.rounds,
+               "checkIns": len(results), "checkedIn": sum(r["outcome"] == "checked-in" for r in results), "failures": failures[:5],
                "outcomes": {o: sum(r["outcome"] == o for r in results) for o in {r["outcome"] for r in results}},
                "verificationRoundTripMs": {"p50": q(verification, 0.5), "p95": q(verification, 0.95), "max": verification[-1] if verification else None},
                "verificationServerMs": {"p50": q(server_ms, 0.5), "p95": q(server_ms, 0.95)},
+               "verificationInServerMs": {"p50": q(in_server, 0.5), "p95": q(in_server, 0.95)},
                "frameServerMs": {"p50": q(frames, 0.5), "p95": q(frames, 0.95), "frames": len(frames)}, "wallSeconds": round(wall, 1)}
-    summary["pass"] = summary["checkedIn"] == args.kiosks and (summary["verificationRoundTripMs"]["p95"] or 1e9) <= 300
+    # Every round passed the face check and liveness: the first is kept, the next are refused
+    # only as double check-ins.
+    summary["passedChecks"] = sum(r["outcome"] == "checked-in" or "already checked in" in (r["message"] or "") for r in results)
+    summary["pass"] = (summary["checkedIn"] == args.kiosks and summary["passedChecks"] == args.kiosks * args.rounds
+                       and (summary["verificationRoundTripMs"]["p95"] or 1e9) <= 300)
     print(json.dumps(summary, indent=1))
     return 0 if summary["pass"] else 1
 
@@ -257,7 +283,7 @@ async def photos(args):
         for start in range(0, len(jobs), 10):  # ten kiosks at a time
             results += await asyncio.gather(*jobs[start:start + 10])
     finally:
-        server.terminate(); server.wait()
+        server.kill(); server.wait()
     reasons = {}
     for r in results:
         reasons[r["message"]] = reasons.get(r["message"], 0) + 1
@@ -277,6 +303,8 @@ def main():
     l = sub.add_parser("load")
     l.add_argument("--kiosks", type=int, default=50)
     l.add_argument("--fps", type=float, default=5)
+    l.add_argument("--stagger", type=float, default=10, help="kiosks start within this many seconds (0: all at once)")
+    l.add_argument("--rounds", type=int, default=3, help="check-ins per kiosk, one after another")
     l.add_argument("--database")
     p = sub.add_parser("photos")
     p.add_argument("--tries", type=int, default=50)

@@ -35,7 +35,8 @@ struct KioskConnection {
     struct Start: Decodable { var type: String; var student: String?; var purpose: String? }
     /// `serverMs`: the frame's decoding, perception (with the descriptor when one was computed)
     /// and rules, on its compute thread.
-    struct StepReply: Encodable { var type = "step"; var frame: Int; var step: CheckInSession.Step; var faces: [Box]; var serverMs: Double }
+    /// `waitMs`: how long the frame waited for its compute thread before that.
+    struct StepReply: Encodable { var type = "step"; var frame: Int; var step: CheckInSession.Step; var faces: [Box]; var serverMs: Double; var waitMs: Double }
     struct IdleReply: Encodable { var type = "idle"; var frame: Int; var faces: [Box] }
     struct CheckedIn: Encodable { var type = "checked-in"; var checkIn: PendingCheckIn }
     struct ProofReply: Encodable { var type = "proof"; var proof: String; var distance: Double }
@@ -47,12 +48,12 @@ struct KioskConnection {
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let worker = try KioskWorker(store: platform.perception.store, thread: platform.perception.threads.nextThread(), limits: platform.limits)
-        let mailbox = FrameMailbox<(ByteBuffer, Int, Double)>()
+        let mailbox = FrameMailbox<(ByteBuffer, Int, Double, ContinuousClock.Instant)>()
         let started = ContinuousClock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                while let (bytes, frame, time) = await mailbox.take() {
-                    let result = await worker.handle(bytes, frame: frame, time: time)
+                while let (bytes, frame, time, received) = await mailbox.take() {
+                    let result = await worker.handle(bytes, frame: frame, time: time, received: received)
                     try await outbound.writeTextMessage(result.json)
                     if let ended = result.ended { try await finish(ended, worker: worker, outbound: outbound) }
                 }
@@ -63,7 +64,8 @@ struct KioskConnection {
                     switch message {
                     case .binary(let bytes):
                         frame += 1
-                        if mailbox.put((bytes, frame, (ContinuousClock.now - started).milliseconds / 1000)) { platform.metrics.frameDropped(.faces) }
+                        let now = ContinuousClock.now
+                        if mailbox.put((bytes, frame, (now - started).milliseconds / 1000, now)) { platform.metrics.frameDropped(.faces) }
                     case .text(let text):
                         try await control(text, worker: worker, outbound: outbound)
                     }
@@ -207,7 +209,7 @@ actor KioskWorker {
 
     func cancel() { checkIn = nil }
 
-    func handle(_ bytes: ByteBuffer, frame: Int, time: Double) -> (json: String, ended: Ended?) {
+    func handle(_ bytes: ByteBuffer, frame: Int, time: Double, received: ContinuousClock.Instant) -> (json: String, ended: Ended?) {
         let started = ContinuousClock.now
         do {
             let image = try ImageIO.decode(Array(buffer: bytes), source: "frame \(frame)", options: DecodeOptions(maxPixels: limits.maxImagePixels))
@@ -228,7 +230,8 @@ actor KioskWorker {
                 }
             }
             checkIn = session
-            let json = try JSON.string(KioskConnection.StepReply(frame: frame, step: step, faces: boxes, serverMs: (ContinuousClock.now - started).milliseconds))
+            let json = try JSON.string(KioskConnection.StepReply(frame: frame, step: step, faces: boxes, serverMs: (ContinuousClock.now - started).milliseconds,
+                                                                 waitMs: (started - received).milliseconds))
             guard step.phase == .passed || step.phase == .failed else { return (json, nil) }
             checkIn = nil
             return (json, Ended(purpose: purpose, passed: step.phase == .passed, claimed: session.claimed, personID: session.match?.personID,
