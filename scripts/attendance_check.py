@@ -118,7 +118,7 @@ def setup(base, data, database=None):
     professor.call("POST", "/api/v1/attendance/face-proof", yale(PROFESSOR[0], PROFESSOR[2]), "image/png")
     now = int(time.time() * 1000)
     lecture = professor.call("POST", f"/api/v1/attendance/courses/{course['id']}/lectures", {"title": "Week 1", "startsAt": now - 60_000, "endsAt": now + 5_400_000})
-    professor.call("POST", f"/api/v1/attendance/lectures/{lecture['id']}/open")
+    lecture = professor.call("POST", f"/api/v1/attendance/lectures/{lecture['id']}/open")
     return admin, professor, course, lecture, students
 
 
@@ -143,6 +143,18 @@ async def flow(args):
         impostor = await kiosk(ws, cookie, students["08"], live_clip(IMPOSTOR, "noglasses"))
         genuine = {}
         for subject, neutral in STUDENTS.items():
+            if subject == "13":
+                # This one checks in from their own phone, signed in, with the room's code.
+                phone = Client(base_a)
+                phone.sign_in("yale13", PASSWORD)
+                own = base_a.replace("http", "ws") + f"/api/v1/attendance/checkin?code={lecture['checkinCode']}"
+                try:
+                    await kiosk(base_a.replace("http", "ws") + "/api/v1/attendance/checkin?code=000000", phone.cookie(), None, [])
+                    report["ownDeviceWrongCode"] = "accepted"
+                except websockets.exceptions.InvalidStatus as refusal:
+                    report["ownDeviceWrongCode"] = f"refused with {refusal.response.status_code}"
+                genuine[subject] = await kiosk(own, phone.cookie(), None, live_clip(subject, neutral))
+                continue
             genuine[subject] = await kiosk(ws, cookie, students[subject], live_clip(subject, neutral))
         again = await kiosk(ws, cookie, students["04"], live_clip("04", "normal"))
         report["photoAttack"] = {k: attack[k] for k in ("outcome", "message")}
@@ -181,7 +193,7 @@ async def flow(args):
         student.sign_in("yale04", PASSWORD)
         mine = student.call("GET", "/api/v1/attendance/my-attendance")
         report["studentSees"] = [(c["course"]["code"], c["percent"]) for c in mine]
-        ok = (attack["outcome"] == "refused" and impostor["outcome"] == "refused" and all(r["outcome"] == "checked-in" for r in genuine.values())
+        ok = (report["ownDeviceWrongCode"] == "refused with 404" and attack["outcome"] == "refused" and impostor["outcome"] == "refused" and all(r["outcome"] == "checked-in" for r in genuine.values())
               and again["outcome"] == "refused" and set(pending) == set(students.values()) and set(kept) == set(pending)
               and confirmed["present"] == 5 and len(records) == 5 and all(r["status"] == "present" for r in records))
         report["pass"] = ok
