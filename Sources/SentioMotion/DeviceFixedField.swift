@@ -34,9 +34,19 @@ import Foundation
 /// from now, c = s·(b_y, −b_x, 0) the horizontal change of b per radian (s the scale error), with
 /// the scale learned so far as c's prior (spread 1 %, weighed as `HeadingDrift` weighs it):
 ///
-///     minimise Σ |eₖ − b − yₖc − Rₖh|² + λ|b − b₀|² + λc|c − c₀|²,
+///     minimise Σ |eₖ − b − yₖc − Rₖh|² + λ|b + y₀c − b₀|² + λc|c − c₀|²,
 ///
-/// and b, the field now, gives the heading.
+/// and b, the field now, gives the heading. The prior b₀ is the field expected when the fit
+/// began, so it is held at that time, y₀ back from now, like a sample taken then: a prior held
+/// at "now" would pull the field back to where it was in the drifting frame, against the drift
+/// the data show (on BROAD's trials 35 and 36, where the magnet came before any undisturbed
+/// turning, this and the delay below go together; see docs/motion.md).
+///
+/// The same model gives the magnetometer's delay while the fit holds: a sample taken L late shows
+/// the earth's field turned by the rotation over L, b + L·(ω × b), while a device-fixed field
+/// reads the same however late (it turns with the device), so the rotation-induced change of
+/// the reading, and with it the delay, shows through the offset. The sample's miss against the
+/// fit before it is added (`innovation`) is what the filter's delay fit regresses on ω × b.
 ///
 /// With n the weight of the samples and S = ΣRₖ, setting the gradient to zero gives
 /// h = (Σm − Sᵀb − Qᵀc)/n (Q the first two rows of ΣyₖRₖ) and a 5×5 symmetric positive
@@ -70,7 +80,12 @@ struct DeviceFixedField: Sendable {
     /// the vertical turn of each sample back from now; its prior c₀ and weight.
     private var sumY = 0.0, sumYY = 0.0, sumYE = Vector3.zero, q0 = Vector3.zero, q1 = Vector3.zero
     private var driftPrior = Vector3.zero, driftWeight = 0.0
+    /// y₀: the vertical turn back from now to the fit's start, where the prior b₀ is held.
+    private var priorTurn = 0.0
     private var residual = 0.0
+    /// The last sample's miss against the fit before it was added (e − b − R·h, µT, in the 6D
+    /// frame), nil unless that fit could be trusted (`minWindow` without a restart).
+    private(set) var innovation: Vector3?
     private var window = 0.0
     private(set) var active = false
     /// |h| of the last trusted fit (µT), 0 while there is none.
@@ -111,15 +126,18 @@ struct DeviceFixedField: Sendable {
             let (b, h, _) = solve()
             let r = e - b - q.rotate(h)
             residual += residualGain * (r.norm - residual)
+            innovation = window >= Self.minWindow ? r : nil
             if residual > Self.maxResidual { active = false; offset = 0 }
         }
         if !active {
+            innovation = nil
             active = true
             n = 0; s0 = .zero; s1 = .zero; s2 = .zero; sumE = .zero; sumM = .zero
             prior = expected
             residual = 0
             window = 0
             sumY = 0; sumYY = 0; sumYE = .zero; q0 = .zero; q1 = .zero
+            priorTurn = 0
             // The heading drift known so far (`HeadingDrift.scale`) turns b by `scale` per
             // radian of vertical turn: db/dψ = (b_y, −b_x, 0) for ψ clockwise from north.
             driftPrior = Vector3(expected.y, -expected.x, 0) * scale
@@ -131,6 +149,7 @@ struct DeviceFixedField: Sendable {
         // Every sample so far is now `turn` further back: shift the drift term's sums (y → y − turn).
         sumYY += -2 * turn * sumY + turn * turn * n
         sumY -= turn * n
+        priorTurn -= turn
         sumYE = sumYE - Vector3(sumE.x, sumE.y, 0) * turn
         q0 = q0 - s0 * turn; q1 = q1 - s1 * turn
         sumY *= forgetting; sumYY *= forgetting; sumYE = sumYE * forgetting; q0 = q0 * forgetting; q1 = q1 * forgetting
@@ -158,6 +177,8 @@ struct DeviceFixedField: Sendable {
 
     /// b, c and h from the sums (see the type's comment). The normal equations in (b, c, h);
     /// h eliminated (h = (Σm − Sᵀb − Qᵀc)/n, Q the rows q₀, q₁), then c (2×2), leaving 3×3 in b.
+    /// The prior λ|b + y₀c − b₀|² adds λ to the b block, λy₀ to the coupling, λy₀² to the c
+    /// block and λy₀·b₀ to c's right-hand side.
     private func solve() -> (b: Vector3, h: Vector3, c: (Double, Double)) {
         let inverseN = 1 / n
         // The b block: A = (n + λ)I − S·Sᵀ/n.
@@ -165,15 +186,16 @@ struct DeviceFixedField: Sendable {
         var a00 = d - s0.dot(s0) * inverseN, a11 = d - s1.dot(s1) * inverseN, a22 = d - s2.dot(s2) * inverseN
         var a01 = -s0.dot(s1) * inverseN, a02 = -s0.dot(s2) * inverseN, a12 = -s1.dot(s2) * inverseN
         var rhs = sumE - Vector3(s0.dot(sumM), s1.dot(sumM), s2.dot(sumM)) * inverseN + prior * lambda
-        // The c block C = (Σy² + λc)I − Q·Qᵀ/n, the coupling B[i][j] = Σy·δij − sᵢ·qⱼ/n, and c's
-        // right-hand side Σy·e − Q·Σm/n + λc·c₀.
-        let cd = sumYY + driftWeight
+        // The c block C = (Σy² + λy₀² + λc)I − Q·Qᵀ/n, the coupling B[i][j] = (Σy + λy₀)·δij −
+        // sᵢ·qⱼ/n, and c's right-hand side Σy·e − Q·Σm/n + λy₀·b₀ + λc·c₀.
+        let priorY = lambda * priorTurn
+        let cd = sumYY + priorY * priorTurn + driftWeight
         let c00 = cd - q0.dot(q0) * inverseN, c11 = cd - q1.dot(q1) * inverseN, c01 = -q0.dot(q1) * inverseN
-        let b00 = sumY - s0.dot(q0) * inverseN, b01 = -s0.dot(q1) * inverseN
-        let b10 = -s1.dot(q0) * inverseN, b11 = sumY - s1.dot(q1) * inverseN
+        let b00 = sumY + priorY - s0.dot(q0) * inverseN, b01 = -s0.dot(q1) * inverseN
+        let b10 = -s1.dot(q0) * inverseN, b11 = sumY + priorY - s1.dot(q1) * inverseN
         let b20 = -s2.dot(q0) * inverseN, b21 = -s2.dot(q1) * inverseN
-        let rc0 = sumYE.x - q0.dot(sumM) * inverseN + driftWeight * driftPrior.x
-        let rc1 = sumYE.y - q1.dot(sumM) * inverseN + driftWeight * driftPrior.y
+        let rc0 = sumYE.x - q0.dot(sumM) * inverseN + priorY * prior.x + driftWeight * driftPrior.x
+        let rc1 = sumYE.y - q1.dot(sumM) * inverseN + priorY * prior.y + driftWeight * driftPrior.y
         // C⁻¹ (2×2, positive definite: λc > 0).
         let inverseDetC = 1 / (c00 * c11 - c01 * c01)
         let i00 = c11 * inverseDetC, i11 = c00 * inverseDetC, i01 = -c01 * inverseDetC

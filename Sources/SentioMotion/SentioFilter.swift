@@ -88,8 +88,9 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
     /// at half the gain once the rejection time is spent).
     public var magneticDisturbanceDetected: Bool { magnetic.disturbed }
 
-    /// The magnetometer's delay behind the gyroscope (s), learned while the field is undisturbed
-    /// and the device turns: each magnetometer sample is turned back by the rotation over it.
+    /// The magnetometer's delay behind the gyroscope (s), learned while the device turns in a
+    /// settled field or through a disturbance fixed to the device (`DeviceFixedField`): each
+    /// magnetometer sample is turned back by the rotation over it.
     public private(set) var magnetometerDelay = 0.0
 
     /// 6D attitude (heading arbitrary but continuous).
@@ -185,9 +186,17 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
             // does not turn with the device: the fit takes the raw reading with the attitude
             // the device had when it was taken (the product is mEarth all the same).
             let then = magnetometerDelay == 0 ? attitude6D : attitude6D * Quaternion(rotationVector: w * -magnetometerDelay)
-            if let b = deviceFixed.add(m: raw, e: mEarth, attitude: then,
-                                       expected: Vector3(horizontal * sinDelta, horizontal * cosDelta, vertical),
+            let expected = Vector3(horizontal * sinDelta, horizontal * cosDelta, vertical)
+            if let b = deviceFixed.add(m: raw, e: mEarth, attitude: then, expected: expected,
                                        turn: rateEarth.z * dt, scale: drift.scale, dt: dt) {
+                // While the fit holds a device-fixed offset, its misses still show the delay:
+                // the offset reads the same however late, the earth's field turned by the
+                // rotation over the delay (`DeviceFixedField`). Without this, a magnet attached
+                // before any undisturbed turning (BROAD's 35 and 36) left the delay unknown
+                // (zero) through the whole disturbance while the device turned at 200°/s.
+                if deviceFixed.holds, let miss = deviceFixed.innovation {
+                    fitDelay(regressor: rateEarth.cross(expected), miss: miss)
+                }
                 let bNorm = b.norm
                 let field = MagneticDisturbanceDetector.Field(norm: bNorm, dipCos: (b.x * b.x + b.y * b.y).squareRoot() / bNorm, dipSin: b.z / bNorm)
                 if reference.accepts(field) {
@@ -244,9 +253,15 @@ public struct SentioAttitudeFilter: AttitudeFilter, Sendable {
         // The 9D frame: the 6D attitude turned by delta about the vertical.
         let (cosDelta, sinDelta) = (halfCos * halfCos - halfSin * halfSin, 2 * halfCos * halfSin)
         let omega = Vector3(r6.x * cosDelta - r6.y * sinDelta, r6.y * cosDelta + r6.x * sinDelta, r6.z)
-        let u = omega.cross(Vector3(0, reference.dipCos * scale, reference.dipSin * scale))
+        fitDelay(regressor: omega.cross(Vector3(0, reference.dipCos * scale, reference.dipSin * scale)), miss: e)
+    }
+
+    /// One sample of the delay's fit: `regressor` u = ω × b (the change of the reading per second
+    /// of delay), `miss` the reading's departure from the field expected with the current delay
+    /// undone, whose component along u is (L − current)·|u|²; so the current delay is added back.
+    @inline(__always) private mutating func fitDelay(regressor u: Vector3, miss: Vector3) {
         let uu = u.dot(u)
-        lagProducts = lagProducts * lagForgetting + e.dot(u) + magnetometerDelay * uu
+        lagProducts = lagProducts * lagForgetting + miss.dot(u) + magnetometerDelay * uu
         lagSquares = lagSquares * lagForgetting + uu
         magnetometerDelay = min(max(lagProducts / (lagSquares + Self.lagPrior), -Self.maxLag), Self.maxLag)
     }

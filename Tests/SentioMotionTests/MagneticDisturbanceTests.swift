@@ -130,4 +130,31 @@ struct MagneticDisturbanceTests {
             #expect(e1 < e0 + 1, "gyroscope ×\(scale): \(e1)° with the magnet, \(e0)° without")
         }
     }
+
+    /// A magnet attached while the device lies still, before any undisturbed turning, as on
+    /// BROAD's trials 35 and 36: the magnetometer's delay (about 13 ms on the fixtures) is then
+    /// unknown when the tumbling starts, unless it is learned through the disturbance
+    /// (`DeviceFixedField.innovation`), and the fit's prior must drift with the gyroscope's frame.
+    /// Trial 07 (fast rotation, 200°/s and more) with 20 or 60 µT fixed to the sensor from 10 s
+    /// (the movement starts at 26 s) to the end. Measured (docs/motion.md, third round): the filter
+    /// of 5f7d0c2 14.8° and 11.9° (its fit kept missing the samples by the delay's error and
+    /// starting over), this one 1.47° and 1.46°; without the magnet 1.75°. Bound: 0.3° over the
+    /// trace without, as for the magnets attached after turning above.
+    @Test("a magnet attached before any turning, then fast rotation: within 0.3° of the trace without",
+          .requires(fixture: "imu/broad/07_undisturbed_fast_rotation_B.csv.gz"))
+    func magnetBeforeTurning() throws {
+        let (samples, truth) = try Self.trial("07_undisturbed_fast_rotation_B")
+        let e0 = Self.total(samples, truth)
+        for size in [20.0, 60.0] {
+            let h = Vector3(1, -2, 0.5).normalized * size
+            let disturbed = samples.map { s in
+                var s = s
+                if s.time >= 10, let m = s.magnetometer { s.magnetometer = m + h }
+                return s
+            }
+            let e1 = Self.total(disturbed, truth)
+            print(String(format: "BROAD 07: sentio 9D total %.2f°, with a %.0f µT magnet attached from 10 s to the end %.2f°", e0, size, e1))
+            #expect(e1 < e0 + 0.3, "\(size) µT: \(e1)° with the magnet, \(e0)° without")
+        }
+    }
 }
