@@ -36,7 +36,9 @@ PROFESSOR = {"username": "j.aniston", "name": "Jennifer Aniston", "password": "p
 # Yale subjects whose eyes-closed and mouth-open photos move the face signals past the judge's
 # relative thresholds (measured: EAR under 75% of the neutral one, MAR 0.25 over it).
 STUDENTS = [("10", "ana.horvat", "Ana Horvat"), ("04", "boris.kralj", "Boris Kralj"), ("13", "cvita.novak", "Cvita Novak"),
-            ("11", "dino.maric", "Dino Marić"), ("08", "ema.babic", "Ema Babić")]
+            ("11", "dino.maric", "Dino Marić"), ("08", "ema.babic", "Ema Babić"), ("14", "filip.juric", "Filip Jurić")]
+KIOSK = STUDENTS[:5]     # check in at the kiosk
+PHONE = STUDENTS[5]      # checks in on their own phone with the room's code
 IMPOSTOR = "02"          # not enrolled; picks Cvita's name
 IMPOSTOR_CLAIMS = "cvita.novak"
 PHOTO_ATTACK = "04"      # a still of Boris (enrolled), picking his name
@@ -268,7 +270,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     passwords = {row[0]: row[2] for row in admin.evaluate(
         "[...document.querySelectorAll('#created tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))")}
     assert sorted(passwords) == sorted(u for _, u, _ in STUDENTS)
-    assert admin.locator("#student-count").inner_text() == "(5)"
+    assert admin.locator("#student-count").inner_text() == "(6)"
     shoot_both(admin, "admin-course")
 
     # Faces: the professor's and each student's; one eyes-closed photo is refused at upload; Ana's
@@ -299,7 +301,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     report["enrolled"] = enrolled
     admin.locator("#role-filter").select_option("student")
     faces = admin.evaluate("[...document.querySelectorAll('#people tbody tr')].map(tr => [tr.dataset.username, tr.cells[3].textContent])")
-    assert len(faces) == 5 and all(f.endswith("faces") for _, f in faces), faces
+    assert len(faces) == 6 and all(f.endswith("faces") for _, f in faces), faces
     shoot_both(admin, "admin-people")
 
     # Hand-over without the administrator's face (none is enrolled) is refused, in words.
@@ -321,6 +323,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     prof.wait_for_selector("#face-check:not(.hidden)")
     until(prof, "/Face confirmed/.test(document.querySelector('#face-check .status')?.textContent ?? '')", 30000)
     report["professor_face_check"] = prof.locator("#face-check .status").inner_text()
+    shoot(prof, "attendance-professor-facecheck-desktop")
     prof.wait_for_selector("#work:not(.hidden)")
     prof.wait_for_selector(f"#courses [data-course='{course}']")
     assert prof.locator("#year").input_value() == year
@@ -336,7 +339,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     prof.wait_for_selector("#live:not(.hidden)")
     code = prof.locator("#code").inner_text()
     assert re.fullmatch(r"\d{6}", code), code
-    assert prof.locator("#missing li").count() == 5
+    assert prof.locator("#missing li").count() == 6
     cookies = prof_context.cookies()
 
     # ── The kiosk ─────────────────────────────────────────────────────────────────────────────
@@ -351,7 +354,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     assert "Blink" in prompts, prompts
 
     tries = {}
-    for i, (subject, username, name) in enumerate(STUDENTS):
+    for i, (subject, username, name) in enumerate(KIOSK):
         for attempt in (1, 2):
             tone, title, text, seconds, prompts = kiosk_check_in(playwright, url, cookies, lecture, clips[subject], name,
                                                                  shot="kiosk-student" if i == 0 and attempt == 1 else None)
@@ -363,19 +366,50 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
         tries[username] = attempt
         if i == 1:  # the live roll while three are still missing
             until(prof, "document.querySelectorAll('#checked-in li').length === 2", 10000)
-            assert prof.locator("#missing li").count() == 3
+            assert prof.locator("#missing li").count() == 4
             shoot_both(prof, "lecture-live")
     report["kiosk"] = outcomes
+
+    # ── A student's own phone, with the room's code ────────────────────────────────────────────
+    subject, username, name = PHONE
+    phone_browser = launch(playwright, clips[subject])
+    phone_context = phone_browser.new_context(viewport=SIZES["phone"], is_mobile=True, has_touch=True)
+    phone = phone_context.new_page()
+    phone_errors = watch(phone)
+    sign_in(phone, url, username, passwords[username], "/attendance/student.html")
+    phone.wait_for_selector(f"#courses [data-course='{course}']")
+    for attempt in (1, 2):
+        phone.get_by_label("Room code").fill(code)
+        started = time.monotonic()
+        phone.get_by_role("button", name="Check in", exact=True).click()
+        phone.wait_for_selector("#phone:not(.hidden)")
+        seen = set()
+        while not phone.locator("#phone").evaluate("e => e.classList.contains('hidden')"):
+            prompt = phone.locator("#prompt").inner_text()
+            if prompt == "Blink" and prompt not in seen:
+                shoot(phone, "attendance-phone-checkin-blink-phone")
+            seen.add(prompt)
+            assert time.monotonic() - started < 60, seen
+            phone.wait_for_timeout(60)
+        outcome = phone.locator("#checkin-status").inner_text()
+        outcomes.append((username + " (own phone)", "ok" if outcome.startswith("Checked in") else "bad", outcome, round(time.monotonic() - started, 1)))
+        if outcome.startswith("Checked in"):
+            break
+    assert outcome.startswith("Checked in"), outcomes
+    tries[username] = attempt
+    shoot_both(phone, "phone-checked-in")
+    assert not phone_errors, phone_errors
+    phone_browser.close()
     report["tries"] = tries
 
     # ── The professor confirms with a headcount and her face ───────────────────────────────────
-    until(prof, "document.querySelectorAll('#checked-in li').length === 5", 10000)
+    until(prof, "document.querySelectorAll('#checked-in li').length === 6", 10000)
     assert prof.locator("#missing li").count() == 0
-    prof.get_by_label("Headcount in the room").fill("6")
+    prof.get_by_label("Headcount in the room").fill("7")
     prof.get_by_role("button", name="Confirm with my face").click()
     prof.wait_for_selector("#confirmed:not(.hidden)", timeout=30000)
     report["confirm"] = prof.locator("#status").inner_text()
-    assert "5 present, 0 late, 0 absent" in report["confirm"] and "1 more than checked in" in report["confirm"], report["confirm"]
+    assert "6 present, 0 late, 0 absent" in report["confirm"] and "1 more than checked in" in report["confirm"], report["confirm"]
     statuses = prof.evaluate("Object.fromEntries([...document.querySelectorAll('#records tbody tr')].map(tr => [tr.cells[0].textContent, tr.cells[1].textContent]))")
     assert statuses == {n: "Present" for _, _, n in STUDENTS}, statuses
     # A change needs the face again.
@@ -389,7 +423,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     audit = prof.evaluate("[...document.querySelectorAll('#audit tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))")
     report["audit"] = [(a[1], a[3]) for a in audit]
     assert sum(1 for a in audit if a[1] == "checkin" and a[3] == "refused") >= 2
-    assert sum(1 for a in audit if a[1] == "checkin" and a[3] == "pending") == 5
+    assert sum(1 for a in audit if a[1] == "checkin" and a[3] == "pending") == 6
     assert any(a[1] == "lecture.confirm" for a in audit) and any(a[1] == "record.edit" for a in audit)
     shoot_both(prof, "lecture-confirmed")
     with prof.expect_download() as download:

@@ -79,6 +79,7 @@ $("enrol-go").addEventListener("click", async () => {
   chosenPerson = people.find((p) => p.id === chosenPerson.id) ?? chosenPerson;
   renderPeople();
   await showPhotos();
+  if (chosenCourse) await chooseCourse(chosenCourse.id);
 });
 
 $("delete-faces").addEventListener("click", async () => {

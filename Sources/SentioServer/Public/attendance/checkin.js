@@ -5,11 +5,21 @@
 import { openCamera } from "/js/camera.js";
 
 export const ACTION_WORDS = {
-  blink: { prompt: "Blink", icon: "◡", label: "Blink" },
-  "open-mouth": { prompt: "Open your mouth", icon: "○", label: "Open mouth" },
-  "turn-left": { prompt: "Turn your head to your left", icon: "↶", label: "Turn left" },
-  "turn-right": { prompt: "Turn your head to your right", icon: "↷", label: "Turn right" },
+  blink: { prompt: "Blink", icon: "◡", label: "Blink", hint: "Close your eyes for a moment, then open them." },
+  "open-mouth": { prompt: "Open your mouth", icon: "○", label: "Open mouth", hint: "Open it wide for a moment, then close it." },
+  "turn-left": { prompt: "Turn your head to your left", icon: "↶", label: "Turn left", hint: "Turn slowly, then look back at the camera." },
+  "turn-right": { prompt: "Turn your head to your right", icon: "↷", label: "Turn right", hint: "Turn slowly, then look back at the camera." },
 };
+
+/** The smaller line under the prompt: how to do the action, or the server's words. */
+export function hintFor(step) {
+  if (step.problem) return "";
+  if (step.phase === "challenge" && step.action) {
+    return `Step ${Math.min(step.done + 1, step.actions.length)} of ${step.actions.length}: ${ACTION_WORDS[step.action]?.hint ?? step.message}`;
+  }
+  if (step.phase === "challenge") return "Look straight at the camera, face still.";
+  return step.message;
+}
 
 export class CheckInStream {
   /**

@@ -2,10 +2,10 @@
 // name (1:1) or just look at the camera (1:N); the server checks the face, the liveness
 // challenge and the face again, and records a pending check-in.
 import { $, ATT, api, h, requireRole, clock } from "/attendance/common.js";
-import { CheckInStream, progressChips, promptFor } from "/attendance/checkin.js";
+import { CheckInStream, progressChips, promptFor, hintFor } from "/attendance/checkin.js";
 
 const lectureID = new URLSearchParams(location.search).get("lecture") ?? "";
-const RESULT_SECONDS = { ok: 3.5, bad: 5 };
+const RESULT_SECONDS = { ok: 4, bad: 5 };
 let roll = null, stream = null, chosen = null, resultTimer = null;
 
 function screen(name) {
@@ -58,7 +58,7 @@ function onStep(step) {
   $("prompt").textContent = promptFor(step);
   $("prompt").dataset.phase = step.phase;
   $("prompt").dataset.action = step.action ?? "";
-  $("message").textContent = step.problem ? "" : step.message;
+  $("message").textContent = hintFor(step);
   $("problem").textContent = step.problem ? step.message : "";
   $("problem").classList.toggle("hidden", !step.problem);
   $("chips").replaceChildren(...progressChips(h, step));
@@ -69,9 +69,18 @@ function result(ok, title, text) {
   $("result").dataset.tone = ok ? "ok" : "bad";
   $("mark").textContent = ok ? "✓" : "✕";
   $("result-title").textContent = title;
+  $("result-who").textContent = ok || !chosen ? "" : chosen.displayName;
   $("result-text").textContent = text;
+  $("result-hint").textContent = ok ? "" : "Try again, or ask the professor if it keeps failing.";
   clearTimeout(resultTimer);
-  resultTimer = setTimeout(backToList, RESULT_SECONDS[ok ? "ok" : "bad"] * 1000);
+  let left = RESULT_SECONDS[ok ? "ok" : "bad"];
+  const tick = () => {
+    $("result-back").textContent = `Back to the list (${Math.ceil(left)})`;
+    if (left <= 0) { backToList(); return; }
+    left -= 1;
+    resultTimer = setTimeout(tick, 1000);
+  };
+  tick();
 }
 
 function backToList() {
@@ -99,6 +108,7 @@ async function main() {
       step: onStep,
       checkedIn: (checkIn) => {
         result(true, `Welcome, ${checkIn.displayName}`, `Checked in at ${clock(checkIn.at)}. Your professor confirms the lecture at its end.`);
+        loadRoll().catch(() => {});
       },
       refused: (message) => result(false, "Not checked in", sentence(message)),
       error: (message) => { if (message.code === "refused") result(false, "Not checked in", sentence(message.message)); },

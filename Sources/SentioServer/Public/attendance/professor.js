@@ -1,6 +1,6 @@
 // A professor's courses: the face check after signing in, courses by academic year, a course's
 // lectures by date, a new lecture, the CSV export. A lecture opens on its own page.
-import { $, ATT, api, h, requireRole, status, span, day, academicYear, STATE_WORDS, badge, faceProof, proofBox, download } from "/attendance/common.js";
+import { $, ATT, api, h, requireRole, status, clock, day, academicYear, STATE_WORDS, badge, faceProof, proofBox, download } from "/attendance/common.js";
 
 let me = null, courses = [], current = null;
 const params = new URLSearchParams(location.search);
@@ -11,7 +11,7 @@ async function faceCheck() {
   $("face-start").disabled = true;
   try {
     await faceProof(box);
-    setTimeout(() => { $("face-check").classList.add("hidden"); showWork(); }, 700);
+    setTimeout(() => { $("face-check").classList.add("hidden"); showWork(); }, 1500);
   } catch {
     $("face-start").disabled = false;
     $("face-start").textContent = "Try again";
@@ -82,7 +82,7 @@ async function loadLectures() {
     h("ul", {}, items.map((lecture) => h("li", {},
       h("a", { class: "att-lecture", href: `/attendance/lecture.html?lecture=${encodeURIComponent(lecture.id)}`, dataset: { lecture: lecture.id } },
         h("span", { class: "att-item-main" }, lecture.title),
-        h("span", { class: "att-item-meta" }, span(lecture).split(", ").slice(1).join(", ")),
+        h("span", { class: "att-item-meta" }, `${clock(lecture.startsAt)}–${clock(lecture.endsAt)}`),
         badge(STATE_WORDS[lecture.state], lecture.state))))))));
   $("no-lectures").classList.toggle("hidden", lectures.length > 0);
   $("new-lecture-box").open = lectures.length === 0;
