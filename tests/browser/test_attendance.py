@@ -1,14 +1,15 @@
 """The attendance app end to end in Chromium, one browser per fake camera (issue 22).
 
 The administrator (made by `sentio admin create`) signs in, adds a professor, creates a course,
-assigns the professor, imports five students from CSV (their first passwords shown once) and
+assigns the professor, imports six students from CSV (their first passwords shown once) and
 enrols everyone's face from fixture photos (one photo with eyes closed is refused, one student's
 photos are kept with consent). The professor signs in and passes the face check with a clip of
 another photo of her face, adds and opens a lecture. At the kiosk (the professor's session, a
 browser per student with that student's clip) an impostor (another Yale subject picking a
-student's name) and a photo attack (a still clip of an enrolled student) are refused; the five
+student's name) and a photo attack (a still clip of an enrolled student) are refused; five
 students check in (face, then the fixed liveness challenge blink → open mouth, then the face
-again). The professor sees the live roll, enters a headcount, confirms with her face, changes
+again), four picking their name and one just looking (1:N); the sixth checks in on their own
+phone with the room's code. The professor sees the live roll, enters a headcount, confirms with her face, changes
 one record (face again), exports the CSV and reads the audit trail. A student signs in and sees
 the record and the percentage. Role rules in the browser: a student is turned away from the
 administrator's and the professor's pages and the API refuses them; the hand-over without the
@@ -38,6 +39,7 @@ PROFESSOR = {"username": "j.aniston", "name": "Jennifer Aniston", "password": "p
 STUDENTS = [("10", "ana.horvat", "Ana Horvat"), ("04", "boris.kralj", "Boris Kralj"), ("13", "cvita.novak", "Cvita Novak"),
             ("11", "dino.maric", "Dino Marić"), ("08", "ema.babic", "Ema Babić"), ("14", "filip.juric", "Filip Jurić")]
 KIOSK = STUDENTS[:5]     # check in at the kiosk
+JUST_LOOKS = "dino.maric"  # at the kiosk without picking a name: identified among the course (1:N)
 PHONE = STUDENTS[5]      # checks in on their own phone with the room's code
 IMPOSTOR = "02"          # not enrolled; picks Cvita's name
 IMPOSTOR_CLAIMS = "cvita.novak"
@@ -356,7 +358,8 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     tries = {}
     for i, (subject, username, name) in enumerate(KIOSK):
         for attempt in (1, 2):
-            tone, title, text, seconds, prompts = kiosk_check_in(playwright, url, cookies, lecture, clips[subject], name,
+            tone, title, text, seconds, prompts = kiosk_check_in(playwright, url, cookies, lecture, clips[subject],
+                                                                 None if username == JUST_LOOKS else name,
                                                                  shot="kiosk-student" if i == 0 and attempt == 1 else None)
             outcomes.append((username, tone, text if tone == "bad" else title, round(seconds, 1)))
             if tone == "ok":
@@ -404,6 +407,11 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
 
     # ── The professor confirms with a headcount and her face ───────────────────────────────────
     until(prof, "document.querySelectorAll('#checked-in li').length === 6", 10000)
+    methods = prof.evaluate("Object.fromEntries([...document.querySelectorAll('#checked-in li')].map(li => [li.dataset.student, li.textContent]))")
+    report["roll"] = sorted(methods.values())
+    assert sum("kiosk, recognised" in m for m in methods.values()) == 1, methods
+    assert sum("own phone" in m for m in methods.values()) == 1, methods
+    shoot_both(prof, "lecture-all-in")
     assert prof.locator("#missing li").count() == 0
     prof.get_by_label("Headcount in the room").fill("7")
     prof.get_by_role("button", name="Confirm with my face").click()
@@ -441,7 +449,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     card = student.locator(f"#courses [data-course='{course}']")
     report["student_sees"] = card.inner_text().replace("\n", " | ")
     assert card.locator(".att-percent").inner_text() == "100%"
-    assert card.locator(f"[data-lecture='{lecture}'] .badge").inner_text() == "Present"
+    assert card.locator(f"[data-lecture='{lecture}'] .badge").text_content() == "Present"
     shoot_both(student, "student")
     assert api(student, "GET", f"/api/v1/attendance/lectures/{lecture}")["status"] == 403
     assert api(student, "GET", f"/api/v1/attendance/courses/{course}/attendance.csv")["status"] == 403
