@@ -461,8 +461,19 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     student.goto(url + "/attendance/professor.html")
     student.wait_for_selector("#gate:not(.hidden)")
     assert not student_errors, student_errors
-    # A confirmed lecture's code no longer opens a check-in.
-    assert api(admin, "GET", f"/api/v1/attendance/lectures/{lecture}")["status"] == 200
+    # The administrator deletes a person's face data: the count drops to none, and so do the kept photos.
+    admin.reload()
+    admin.wait_for_selector("#work:not(.hidden)")
+    admin.locator("#people tr[data-username='ana.horvat'] button").click()
+    admin.wait_for_selector("#kept-photos img")
+    admin.once("dialog", lambda d: d.accept())
+    admin.get_by_role("button", name="Delete face data").click()
+    admin.wait_for_selector("#people tr[data-username='ana.horvat'] .badge.absent")
+    ana = admin.locator("#people tr[data-username='ana.horvat']").get_attribute("data-person")
+    faces = json.loads(api(admin, "GET", f"/api/v1/attendance/people/{ana}/faces")["body"])
+    assert faces == {"faces": 0, "photos": []}, faces
+    assert admin.locator("#kept-photos img").count() == 0
+    assert not admin_errors, admin_errors
 
     print("attendance report:", json.dumps(report, indent=1, ensure_ascii=False))
     prof_browser.close()

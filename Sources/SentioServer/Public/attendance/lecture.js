@@ -54,7 +54,7 @@ function renderRecords() {
   $("summary").replaceChildren(...Object.entries(counts).map(([k, v]) => h("div", { class: `stat-${k}` }, h("dt", {}, STATUS_WORDS[k]), h("dd", {}, v))));
   const verified = counts.present + counts.late;
   $("headcount-line").textContent = lecture.headcount == null ? `Confirmed ${day(lecture.confirmedAt)} at ${clock(lecture.confirmedAt)}; no headcount given.`
-    : `Headcount ${lecture.headcount}, verified ${verified}: ${headcountWords(lecture.headcount - verified)}`;
+    : `Headcount ${lecture.headcount}; ${verified} present or late now: ${headcountWords(lecture.headcount - verified)}`;
   $("records").tBodies[0].replaceChildren(...records.map((r) => h("tr", { dataset: { student: r.studentID } },
     h("th", { scope: "row" }, r.displayName),
     h("td", { "data-label": "Status" }, badge(STATUS_WORDS[r.status], r.status)),

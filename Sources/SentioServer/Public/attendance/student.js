@@ -20,8 +20,8 @@ async function load() {
     return h("li", { class: "panel att-course-card", dataset: { course: course.id } },
       h("div", { class: "att-course-card-head" },
         h("div", {}, h("p", { class: "muted small" }, `${course.code} · ${course.academicYear}`), h("h3", {}, course.title)),
-        h("div", { class: `att-percent ${tone}`, "aria-label": share == null ? "No confirmed lectures yet" : `${share} percent attended` },
-          share == null ? "—" : `${share}%`)),
+        share == null ? h("div", { class: "att-percent none" }, "No data yet")
+          : h("div", { class: `att-percent ${tone}`, "aria-label": `${share} percent attended` }, `${share}%`)),
       h("div", { class: "att-bar", role: "presentation" }, barFill(share)),
       h("p", { class: "muted small" }, confirmed === 0 ? "No lecture confirmed yet." :
         `${lectures.filter((l) => l.status === "present" || l.status === "late").length} of ${lectures.filter((l) => l.status && l.status !== "excused").length} confirmed lectures attended`),
