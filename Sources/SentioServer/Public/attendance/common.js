@@ -82,7 +82,7 @@ export async function faceProof(box, { tries = 6, onStatus } = {}) {
   const line = box.querySelector(".status");
   const say = (text, tone) => { if (line) status(line, text, tone); onStatus?.(text, tone); };
   box.classList.remove("hidden");
-  let stream;
+  let stream, settled = "bad", grabbed = false;
   try {
     say("Opening the camera…");
     stream = await openCamera(video);
@@ -91,9 +91,11 @@ export async function faceProof(box, { tries = 6, onStatus } = {}) {
       await new Promise((resolve) => setTimeout(resolve, attempt === 1 ? 600 : 900));
       say(attempt === 1 ? "Look straight at the camera…" : `Checking again (${attempt} of ${tries}): ${last}`, attempt === 1 ? "" : "warn");
       const frame = await grabJPEG(video, canvas, 0.9);
+      grabbed = true;
       try {
         const proof = await api(`${ATT}/face-proof`, { method: "POST", body: frame, type: "image/jpeg" });
         say(`Face confirmed (distance ${proof.distance.toFixed(2)}).`, "ok");
+        settled = "ok";
         return proof;
       } catch (error) {
         last = error.message;
@@ -103,6 +105,9 @@ export async function faceProof(box, { tries = 6, onStatus } = {}) {
     say(last, "bad");
     throw new Error(last);
   } finally {
+    // The frame that was judged stays on screen, framed in the verdict's colour.
+    if (grabbed) { canvas.classList.remove("hidden"); video?.classList.add("hidden"); }
+    box.querySelector(".stage")?.setAttribute("data-verdict", settled);
     stream?.getTracks().forEach((track) => track.stop());
     if (video) video.srcObject = null;
   }
@@ -111,8 +116,8 @@ export async function faceProof(box, { tries = 6, onStatus } = {}) {
 /** A face-proof box: the mirrored preview and a status line (hidden until used). */
 export function proofBox(label = "Your face") {
   return h("div", { class: "proof-box hidden", role: "group", "aria-label": label },
-    h("div", { class: "stage mirrored proof-stage" }, h("video", { playsinline: true, muted: true, autoplay: true })),
-    h("canvas", { class: "hidden" }),
+    h("div", { class: "stage mirrored proof-stage" }, h("video", { playsinline: true, muted: true, autoplay: true }),
+      h("canvas", { class: "hidden", "aria-hidden": "true" })),
     h("p", { class: "status", role: "status", "aria-live": "polite" }));
 }
 
