@@ -82,6 +82,15 @@ def clip(name, sequence, folder, fps=10):
     return out
 
 
+def still_y4m(name, inputs, folder):
+    """A one-picture clip made by an ffmpeg filter (no face, two faces)."""
+    raw = folder / f"{name}.yuv"
+    subprocess.run(["ffmpeg", "-loglevel", "error", "-y", *inputs, "-pix_fmt", "yuv420p", "-f", "rawvideo", "-frames:v", "1", str(raw)], check=True)
+    out = folder / f"{name}.y4m"
+    out.write_bytes(b"YUV4MPEG2 W640 H480 F10:1 Ip A1:1 C420jpeg\n" + (b"FRAME\n" + raw.read_bytes()) * 10)
+    return out
+
+
 def live_clip(subject, folder):
     n, s, m = neutral(subject), yale(subject, "sleepy"), yale(subject, "surprised")
     return clip(f"live-{subject}", [(n, 40), (s, 3), (n, 2), (m, 4), (n, 6)], folder)
@@ -96,6 +105,9 @@ def clips():
     made = {subject: live_clip(subject, folder) for subject, *_ in STUDENTS}
     made["impostor"] = live_clip(IMPOSTOR, folder)
     made["photo"] = clip("photo-attack", [(neutral(PHOTO_ATTACK), 10)], folder)
+    made["no-face"] = still_y4m("no-face", ["-f", "lavfi", "-i", "color=c=0x808890:s=640x480"], folder)
+    made["two-faces"] = still_y4m("two-faces", ["-i", str(neutral("05")), "-i", str(neutral("07")),
+                                                "-filter_complex", "[0][1]hstack,pad=640:480:0:118:white"], folder)
     made["professor"] = clip("professor", [(IDENTITY / PROFESSOR["folder"] / PROFESSOR["face"], 10)], folder)
     return made
 
@@ -231,6 +243,29 @@ def kiosk_check_in(playwright, url, cookies, lecture, y4m, name, shot=None):
         browser.close()
 
 
+def kiosk_problem(playwright, url, cookies, lecture, y4m, shot):
+    """A frame the kiosk cannot use: it says why on the camera and records nothing; Cancel."""
+    browser = launch(playwright, y4m)
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.add_cookies(cookies)
+        page = context.new_page()
+        errors = watch(page)
+        page.goto(f"{url}/attendance/kiosk.html?lecture={lecture}")
+        until(page, "document.querySelector('main').dataset.screen === 'pick' && !!document.querySelector('.kiosk-name')", 20000)
+        until(page, "document.querySelector('#placeholder').classList.contains('hidden')", 20000)
+        page.get_by_role("button", name="Just look at the camera").click()
+        page.wait_for_selector("#problem:not(.hidden)", timeout=20000)
+        text = page.locator("#problem").inner_text()
+        shoot_both(page, shot)
+        page.get_by_role("button", name="Cancel").click()
+        until(page, "document.querySelector('main').dataset.screen === 'pick'", 5000)
+        assert not errors, errors
+        return text
+    finally:
+        browser.close()
+
+
 def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     url = att_server["url"]
     report = {}
@@ -355,6 +390,12 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     assert tone == "bad" and "liveness" in text.lower(), (title, text)
     assert "Blink" in prompts, prompts
 
+    # Frames the kiosk cannot use: it says which, and nothing is recorded.
+    report["frame_problems"] = [kiosk_problem(playwright, url, cookies, lecture, clips["no-face"], "kiosk-no-face"),
+                                kiosk_problem(playwright, url, cookies, lecture, clips["two-faces"], "kiosk-two-faces")]
+    assert report["frame_problems"][0].startswith("No face in view"), report["frame_problems"]
+    assert report["frame_problems"][1].startswith("More than one face in view"), report["frame_problems"]
+
     tries = {}
     for i, (subject, username, name) in enumerate(KIOSK):
         for attempt in (1, 2):
@@ -455,6 +496,10 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     assert api(student, "GET", f"/api/v1/attendance/courses/{course}/attendance.csv")["status"] == 403
     assert api(student, "GET", "/api/v1/attendance/people")["status"] == 403
     assert api(student, "PUT", f"/api/v1/attendance/lectures/{lecture}/records/x", {"status": "present", "proof": "x"})["status"] == 403
+    student.goto(url + "/attendance/")
+    student.wait_for_selector("#signed-in:not(.hidden)")
+    assert student.locator("#continue").get_attribute("href") == "/attendance/student.html"
+    shoot_both(student, "landing-student")
     student.goto(url + "/attendance/admin.html")
     student.wait_for_selector("#gate:not(.hidden)")
     assert "Not for your role" in student.locator("#gate").inner_text()

@@ -60,7 +60,7 @@ function renderRecords() {
     h("td", { "data-label": "Status" }, badge(STATUS_WORDS[r.status], r.status)),
     h("td", { "data-label": "How" }, METHOD_WORDS[r.method] ?? r.method),
     h("td", { "data-label": "Decided" }, clock(r.decidedAt)),
-    h("td", { "data-label": "Change" }, editor(r)))));
+    h("td", { "data-label": "Change" }, document.body.classList.contains("read-only") ? "—" : editor(r)))));
 }
 
 function headcountWords(difference) {
@@ -158,6 +158,11 @@ async function main() {
     return;
   }
   $("work").classList.remove("hidden");
+  if (session.user.role !== "professor") {
+    // Confirming and changing records are the course professor's, with their face.
+    $("confirm-form").replaceChildren(h("p", { class: "note wide" }, "Only the course's professor confirms the lecture, with their face."));
+    document.body.classList.add("read-only");
+  }
   try {
     await load();
   } catch (error) {
