@@ -471,7 +471,11 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     prof.wait_for_selector("#audit tbody tr")
     audit = prof.evaluate("[...document.querySelectorAll('#audit tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))")
     report["audit"] = [(a[1], a[3]) for a in audit]
-    assert sum(1 for a in audit if a[1] == "checkin" and a[3] == "refused") >= 2
+    refusals = [a[2] + ": " + a[5] for a in audit if a[1] == "checkin" and a[3] == "refused"]
+    report["audit_refusals"] = refusals
+    assert any(names[IMPOSTOR_CLAIMS] in r and "does not match" in r for r in refusals), refusals
+    assert any(names["boris.kralj"] in r and "blink not done" in r for r in refusals), refusals
+    assert len(refusals) == 2 + sum(t - 1 for t in tries.values()), refusals
     assert sum(1 for a in audit if a[1] == "checkin" and a[3] == "pending") == 6
     assert any(a[1] == "lecture.confirm" for a in audit) and any(a[1] == "record.edit" for a in audit)
     shoot_both(prof, "lecture-confirmed")

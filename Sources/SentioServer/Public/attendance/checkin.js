@@ -135,10 +135,17 @@ export function progressChips(h, step) {
   });
 }
 
+/** The big line for a frame the server cannot use (its full reason goes on the camera). */
+const PROBLEM_PROMPTS = {
+  "no-face": "Look at the camera", "several-faces": "One person at a time", "too-small": "Come closer",
+  "turned-away": "Look straight ahead", "eyes-closed": "Open your eyes",
+};
+
 /** The big line for a step: the action asked for, or the server's message. */
 export function promptFor(step) {
   if (step.phase === "challenge" && step.action) return (ACTION_WORDS[step.action]?.prompt ?? step.message.replace(/\.$/, ""));
-  if (step.phase === "framing") return step.problem ? "Adjust your position" : "Hold still: checking your face";
+  if (step.problem) return PROBLEM_PROMPTS[step.problem] ?? "Adjust your position";
+  if (step.phase === "framing") return "Hold still: checking your face";
   if (step.phase === "recheck") return "Look at the camera once more";
   if (step.phase === "passed") return "Checked";
   return step.message;

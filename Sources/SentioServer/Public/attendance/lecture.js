@@ -96,12 +96,12 @@ async function loadAudit() {
   try {
     const entries = await api(`${path}/audit`);
     $("audit").tBodies[0].replaceChildren(...entries.map((e) => h("tr", { class: e.outcome === "refused" ? "refused" : "" },
-      h("td", {}, `${day(e.at)} ${clock(e.at)}`),
-      h("td", {}, e.action),
-      h("td", {}, e.subject ? `${names2(e.subject)} (by ${names2(e.actor)})` : names2(e.actor)),
-      h("td", {}, badge(e.outcome, e.outcome === "refused" ? "absent" : e.outcome === "pending" ? "late" : "present")),
-      h("td", {}, e.distance == null ? "—" : e.distance.toFixed(3)),
-      h("td", { class: "att-detail" }, [e.liveness, e.detail].filter(Boolean).join(" · ") || "—"))));
+      h("th", { scope: "row" }, `${day(e.at)} ${clock(e.at)}`),
+      h("td", { "data-label": "What" }, e.action),
+      h("td", { "data-label": "Who" }, e.subject ? `${names2(e.subject)} (by ${names2(e.actor)})` : names2(e.actor)),
+      h("td", { "data-label": "Outcome" }, badge(e.outcome, e.outcome === "refused" ? "absent" : e.outcome === "pending" ? "late" : "present")),
+      h("td", { "data-label": "Distance" }, e.distance == null ? "—" : e.distance.toFixed(3)),
+      h("td", { class: "att-detail", "data-label": "Liveness / detail" }, [e.liveness, e.detail].filter(Boolean).join(" · ") || "—"))));
   } catch (error) {
     status($("status"), error.message, "bad");
   }
