@@ -1,7 +1,7 @@
 // A student's own attendance, per course with percentages (nobody else's: the server answers
 // only the signed-in student's), and check-in from their own phone with the room's code.
 import { $, ATT, api, h, requireRole, status, day, clock, STATUS_WORDS, badge } from "/attendance/common.js";
-import { CheckInStream, progressChips, promptFor } from "/attendance/checkin.js";
+import { CheckInStream, progressChips, promptFor, hintFor } from "/attendance/checkin.js";
 
 let stream = null;
 
@@ -61,7 +61,8 @@ $("code-form").addEventListener("submit", async (event) => {
     on: {
       step: (step) => {
         $("prompt").textContent = promptFor(step);
-        $("message").textContent = step.problem ? "" : step.message;
+        $("prompt").dataset.phase = step.phase;
+        $("message").textContent = hintFor(step);
         $("problem").textContent = step.problem ? step.message : "";
         $("problem").classList.toggle("hidden", !step.problem);
         $("chips").replaceChildren(...progressChips(h, step));
