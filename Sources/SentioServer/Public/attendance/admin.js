@@ -25,7 +25,7 @@ function renderPeople() {
     h("td", { "data-label": "User name" }, p.username),
     h("td", { "data-label": "Role" }, ROLE_WORDS[p.role] ?? p.role),
     h("td", { "data-label": "Faces" }, p.faces ? badge(`${p.faces} face${p.faces === 1 ? "" : "s"}`, "present") : badge("none", "absent")),
-    h("td", { "data-label": "" }, h("button", { type: "button", class: "small-button", onclick: () => choosePerson(p) }, "Faces…")))));
+    h("td", { "data-label": "" }, h("button", { type: "button", class: "small-button", "aria-label": `Faces of ${p.displayName}`, onclick: () => choosePerson(p) }, "Faces…")))));
 }
 
 async function choosePerson(person) {
