@@ -13,7 +13,7 @@ phone with the room's code. The professor sees the live roll, enters a headcount
 one record (face again), exports the CSV and reads the audit trail. A student signs in and sees
 the record and the percentage. Role rules in the browser: a student is turned away from the
 administrator's and the professor's pages and the API refuses them; the hand-over without the
-administrator's face fails.
+administrator's face fails, and with her password and face it makes the professor the administrator.
 
 Clips are made in a temporary folder from the fixtures (never copied into the repository): Yale
 subjects' neutral photo, then "sleepy" (eyes closed), neutral, "surprised" (mouth open),
@@ -34,6 +34,7 @@ ADMIN = {"username": "registrar", "password": "registrar pass 2026"}
 PROFESSOR = {"username": "j.aniston", "name": "Jennifer Aniston", "password": "professor pass 2026",
              "folder": "Jennifer_Aniston", "enrol": ["deepface_img3.jpg", "deepface_img53.jpg", "deepface_img54.jpg"],
              "face": "deepface_img55.jpg"}
+ADMIN_FACE = {"folder": "Angelina_Jolie", "enrol": ["deepface_img1.jpg", "deepface_img2.jpg", "deepface_img4.jpg"], "face": "deepface_img5.jpg"}
 # Yale subjects whose eyes-closed and mouth-open photos move the face signals past the judge's
 # relative thresholds (measured: EAR under 75% of the neutral one, MAR 0.25 over it).
 STUDENTS = [("10", "ana.horvat", "Ana Horvat"), ("04", "boris.kralj", "Boris Kralj"), ("13", "cvita.novak", "Cvita Novak"),
@@ -108,6 +109,7 @@ def clips():
     made["no-face"] = still_y4m("no-face", ["-f", "lavfi", "-i", "color=c=0x808890:s=640x480"], folder)
     made["two-faces"] = still_y4m("two-faces", ["-i", str(neutral("05")), "-i", str(neutral("07")),
                                                 "-filter_complex", "[0][1]hstack,pad=640:480:0:118:white"], folder)
+    made["admin"] = clip("admin", [(IDENTITY / ADMIN_FACE["folder"] / ADMIN_FACE["face"], 10)], folder)
     made["professor"] = clip("professor", [(IDENTITY / PROFESSOR["folder"] / PROFESSOR["face"], 10)], folder)
     return made
 
@@ -355,7 +357,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     prof_browser = launch(playwright, clips["professor"])
     prof_context = prof_browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
     prof = prof_context.new_page()
-    prof_errors = watch(prof)
+    prof_errors = watch(prof, allowed=[r"^403 POST .*/face-proof"])  # a frame the server refuses is retried
     sign_in(prof, url, PROFESSOR["username"], PROFESSOR["password"], "/attendance/professor.html")
     prof.wait_for_selector("#face-check:not(.hidden)")
     until(prof, "/Face confirmed/.test(document.querySelector('#face-check .status')?.textContent ?? '')", 30000)
@@ -523,6 +525,34 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     assert faces == {"faces": 0, "photos": []}, faces
     assert admin.locator("#kept-photos img").count() == 0
     assert not admin_errors, admin_errors
+
+    # The hand-over with the administrator's password and face: the administrator's face is
+    # enrolled, a browser whose camera shows another photo of her proves it, the professor
+    # becomes the administrator and the registrar a professor.
+    admin.locator("#role-filter").select_option("")
+    results = enrol(ADMIN["username"], [IDENTITY / ADMIN_FACE["folder"] / p for p in ADMIN_FACE["enrol"]])
+    assert all(c == "ok" for c, _ in results), results
+    hand_browser = launch(playwright, clips["admin"])
+    hand_context = hand_browser.new_context(viewport={"width": 1280, "height": 800})
+    hand_context.add_cookies(admin_context.cookies())
+    hand = hand_context.new_page()
+    hand_errors = watch(hand, allowed=[r"^403 POST .*/face-proof"])  # a frame the server refuses is retried
+    hand.goto(url + "/attendance/admin.html#handover-section")
+    hand.wait_for_selector("#work:not(.hidden)")
+    hand.wait_for_selector("#h-user option", state="attached")
+    hand.locator("#h-user").select_option(label=f"{PROFESSOR['name']} (Professor)")
+    hand.locator("#h-password").fill(ADMIN["password"])
+    hand.once("dialog", lambda d: d.accept())
+    hand.get_by_role("button", name="Check my face and hand over").click()
+    until(hand, "/administrator now/.test(document.querySelector('#handover-status').textContent)", 30000)
+    report["handover"] = hand.locator("#handover-status").inner_text()
+    shoot_both(hand, "admin-handover")
+    hand.goto(url + "/attendance/admin.html")
+    hand.wait_for_selector("#gate:not(.hidden)")
+    prof.goto(url + "/attendance/admin.html")
+    prof.wait_for_selector("#work:not(.hidden)")
+    assert not hand_errors, hand_errors
+    hand_browser.close()
 
     print("attendance report:", json.dumps(report, indent=1, ensure_ascii=False))
     prof_browser.close()
