@@ -215,12 +215,16 @@ $("handover").addEventListener("submit", async (event) => {
     const { proof } = await faceProof(box);
     await api(`${ATT}/admin-handover`, { method: "POST", json: { user: target.id, password: $("h-password").value, proof, newRole: $("h-role").value } });
     status($("handover-status"), `${target.displayName} is the administrator now. Sign in again to continue in your new role.`, "ok");
+    // Nothing here is yours to change any more.
+    for (const control of $("work").querySelectorAll("button, input, select, textarea")) control.disabled = true;
+    $("handover-face").append(h("a", { class: "button primary", href: "/attendance/" }, "Continue"));
+    $("h-password").value = "";
+    return;
   } catch (error) {
     status($("handover-status"), error.message, "bad");
-  } finally {
-    $("h-password").value = "";
-    $("h-go").disabled = false;
   }
+  $("h-password").value = "";
+  $("h-go").disabled = false;
 });
 
 // The sub-navigation marks the section in view.
