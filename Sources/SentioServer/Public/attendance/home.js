@@ -26,7 +26,7 @@ function show(current) {
   $("continue").classList.toggle("hidden", !mine);
   if (mine) { $("continue").href = mine.href; $("continue").textContent = `Open ${mine.title.toLowerCase()}`; }
   // The administrator may also run any course's lectures; others see only their own view.
-  const shown = user.role === "admin" ? ["admin", "professor"] : mine ? [user.role] : [];
+  const shown = user.role === "admin" ? ["admin", "professor"] : [];
   $("views").replaceChildren(...shown.map((role) => {
     const view = VIEWS[role];
     return h("li", { class: `card${role === user.role ? " featured" : ""}` },
