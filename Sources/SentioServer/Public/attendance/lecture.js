@@ -1,0 +1,174 @@
+// One lecture for its professor: open it, the room code, the kiosk, the live roll (refreshed),
+// the headcount and the confirmation with the professor's face, the saved records (each change
+// face-confirmed), the audit trail.
+import { $, ATT, api, h, requireRole, status, span, clock, day, STATE_WORDS, STATUS_WORDS, METHOD_WORDS, badge,
+         faceProof, proofBox, download } from "/attendance/common.js";
+
+const lectureID = new URLSearchParams(location.search).get("lecture") ?? "";
+const path = `${ATT}/lectures/${encodeURIComponent(lectureID)}`;
+let roll = null, timer = null, names = new Map();
+
+async function load() {
+  roll = await api(path);
+  const { lecture, course } = roll;
+  for (const p of [...roll.missing, ...course.professors]) names.set(p.id, p.displayName);
+  for (const c of roll.checkedIn) names.set(c.studentID, c.displayName);
+  for (const r of roll.records) names.set(r.studentID, r.displayName);
+  document.title = `${lecture.title} — Sentio Attendance`;
+  $("crumb").replaceChildren(h("a", { href: `/attendance/professor.html?year=${encodeURIComponent(course.academicYear)}&course=${encodeURIComponent(course.id)}` },
+    `${course.code} · ${course.title}`), ` · ${course.academicYear}`);
+  $("title").textContent = lecture.title;
+  $("state").textContent = STATE_WORDS[lecture.state];
+  $("state").className = `badge ${lecture.state}`;
+  $("when").textContent = span(lecture);
+  $("scheduled").classList.toggle("hidden", lecture.state !== "scheduled");
+  $("live").classList.toggle("hidden", lecture.state !== "open");
+  $("confirmed").classList.toggle("hidden", lecture.state !== "confirmed");
+  $("records-panel").classList.toggle("hidden", lecture.state !== "confirmed");
+  if (lecture.state === "open") renderLive();
+  if (lecture.state === "confirmed") renderRecords();
+  if ($("audit-box").open) loadAudit();
+}
+
+function renderLive() {
+  const { lecture, checkedIn, missing } = roll;
+  $("code").textContent = lecture.checkinCode ?? "—";
+  $("kiosk").href = `/attendance/kiosk.html?lecture=${encodeURIComponent(lecture.id)}`;
+  $("checked-count").textContent = checkedIn.length;
+  $("missing-count").textContent = missing.length;
+  $("checked-in").replaceChildren(...checkedIn.map((c) => h("li", { dataset: { student: c.studentID } },
+    h("span", { class: "att-person-name" }, c.displayName),
+    h("span", { class: "att-person-meta" }, `${clock(c.at)} · ${METHOD_WORDS[c.method] ?? c.method} · d ${c.distance.toFixed(2)}`))));
+  $("missing").replaceChildren(...missing.map((p) => h("li", { dataset: { student: p.id } },
+    h("span", { class: "att-person-name" }, p.displayName),
+    h("span", { class: "att-person-meta" }, p.faces ? p.username : `${p.username} · no face enrolled`))));
+  $("none-checked").classList.toggle("hidden", checkedIn.length > 0);
+  $("none-missing").classList.toggle("hidden", missing.length > 0);
+  $("refreshed").textContent = `Updated ${clock(Date.now())}; refreshes every 3 s.`;
+}
+
+function renderRecords() {
+  const { lecture, records } = roll;
+  const counts = { present: 0, late: 0, absent: 0, excused: 0 };
+  for (const r of records) counts[r.status] += 1;
+  $("summary").replaceChildren(...Object.entries(counts).map(([k, v]) => h("div", { class: `stat-${k}` }, h("dt", {}, STATUS_WORDS[k]), h("dd", {}, v))));
+  const verified = counts.present + counts.late;
+  $("headcount-line").textContent = lecture.headcount == null ? `Confirmed ${day(lecture.confirmedAt)} at ${clock(lecture.confirmedAt)}; no headcount given.`
+    : `Headcount ${lecture.headcount}; ${verified} present or late now: ${headcountWords(lecture.headcount - verified)}`;
+  $("records").tBodies[0].replaceChildren(...records.map((r) => h("tr", { dataset: { student: r.studentID } },
+    h("th", { scope: "row" }, r.displayName),
+    h("td", { "data-label": "Status" }, badge(STATUS_WORDS[r.status], r.status)),
+    h("td", { "data-label": "How" }, METHOD_WORDS[r.method] ?? r.method),
+    h("td", { "data-label": "Decided" }, clock(r.decidedAt)),
+    h("td", { "data-label": "Change" }, document.body.classList.contains("read-only") ? "—" : editor(r)))));
+}
+
+function headcountWords(difference) {
+  if (difference === 0) return "they agree.";
+  return difference > 0 ? `${difference} more in the room than checked in.` : `${-difference} checked in who were not counted.`;
+}
+
+function editor(record) {
+  const select = h("select", { "aria-label": `New status for ${record.displayName}` },
+    Object.entries(STATUS_WORDS).map(([value, words]) => h("option", { value, selected: value === record.status }, words)));
+  const button = h("button", { type: "button", class: "small-button" }, "Change");
+  button.addEventListener("click", async () => {
+    if (select.value === record.status) { status($("status"), "Pick another status first.", "warn"); return; }
+    button.disabled = true;
+    const box = proofBox("Your face, to change the record");
+    $("edit-face").replaceChildren(h("p", {}, `Changing ${record.displayName} to ${STATUS_WORDS[select.value].toLowerCase()}: look at the camera.`), box);
+    try {
+      const { proof } = await faceProof(box);
+      await api(`${path}/records/${encodeURIComponent(record.studentID)}`, { method: "PUT", json: { status: select.value, proof } });
+      status($("status"), `${record.displayName}: ${STATUS_WORDS[select.value].toLowerCase()} (face-confirmed).`, "ok");
+      $("edit-face").replaceChildren();
+      await load();
+    } catch (error) {
+      status($("status"), error.message, "bad");
+      button.disabled = false;
+    }
+  });
+  return h("span", { class: "att-edit" }, select, button);
+}
+
+async function loadAudit() {
+  const names2 = (id) => (id ? names.get(id) ?? id.slice(0, 6) : "—");
+  try {
+    const entries = await api(`${path}/audit`);
+    $("audit").tBodies[0].replaceChildren(...entries.map((e) => h("tr", { class: e.outcome === "refused" ? "refused" : "" },
+      h("th", { scope: "row" }, `${day(e.at)} ${clock(e.at)}`),
+      h("td", { "data-label": "What" }, e.action),
+      h("td", { "data-label": "Who" }, e.subject ? `${names2(e.subject)} (by ${names2(e.actor)})` : names2(e.actor)),
+      h("td", { "data-label": "Outcome" }, badge(e.outcome, e.outcome === "refused" ? "absent" : e.outcome === "pending" ? "late" : "present")),
+      h("td", { "data-label": "Distance" }, e.distance == null ? "—" : e.distance.toFixed(3)),
+      h("td", { class: "att-detail", "data-label": "Liveness / detail" }, [e.liveness, e.detail].filter(Boolean).join(" · ") || "—"))));
+  } catch (error) {
+    status($("status"), error.message, "bad");
+  }
+}
+
+$("open").addEventListener("click", async () => {
+  $("open").disabled = true;
+  try {
+    await api(`${path}/open`, { method: "POST" });
+    status($("status"), "Open: students can check in now.", "ok");
+    await load();
+  } catch (error) {
+    status($("status"), error.message, "bad");
+  } finally {
+    $("open").disabled = false;
+  }
+});
+
+$("confirm-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const raw = $("headcount").value.trim();
+  const headcount = raw === "" ? null : Number(raw);
+  if (headcount !== null && !(Number.isInteger(headcount) && headcount >= 0)) { status($("status"), "The headcount is a whole number.", "bad"); return; }
+  $("confirm").disabled = true;
+  const box = proofBox("Your face, to confirm the lecture");
+  $("confirm-face").replaceChildren(box);
+  try {
+    const { proof } = await faceProof(box);
+    const result = await api(`${path}/confirm`, { method: "POST", json: { headcount, proof } });
+    const diff = result.headcountDifference;
+    status($("status"), `Confirmed: ${result.present} present, ${result.late} late, ${result.absent} absent` +
+      (diff == null ? "." : `; headcount ${diff === 0 ? "agrees" : diff > 0 ? `${diff} more than checked in` : `${-diff} fewer than checked in`}.`), "ok");
+    $("confirm-face").replaceChildren();
+    clearInterval(timer);
+    await load();
+  } catch (error) {
+    status($("status"), error.message, "bad");
+  } finally {
+    $("confirm").disabled = false;
+  }
+});
+
+$("export").addEventListener("click", async () => {
+  try { status($("status"), `Downloaded ${await download(`${ATT}/courses/${encodeURIComponent(roll.course.id)}/attendance.csv`)}.`, "ok"); }
+  catch (error) { status($("status"), error.message, "bad"); }
+});
+$("audit-box").addEventListener("toggle", () => { if ($("audit-box").open) loadAudit(); });
+
+async function main() {
+  const session = await requireRole(["professor", "admin"], location.pathname + location.search);
+  if (!session) return;
+  if (session.user.role === "professor" && !(await api(`${ATT}/me`)).faceVerified) {
+    location.replace(`/attendance/professor.html`);
+    return;
+  }
+  $("work").classList.remove("hidden");
+  if (session.user.role !== "professor") {
+    // Confirming and changing records are the course professor's, with their face.
+    $("confirm-form").replaceChildren(h("p", { class: "note wide" }, "Only the course's professor confirms the lecture, with their face."));
+    document.body.classList.add("read-only");
+  }
+  try {
+    await load();
+  } catch (error) {
+    status($("status"), error.message, "bad");
+    return;
+  }
+  timer = setInterval(() => { if (roll?.lecture.state !== "confirmed") load().catch(() => {}); }, 3000);
+}
+main();
