@@ -175,7 +175,7 @@ public struct LivenessJudge: Sendable {
     }
 
     private mutating func takeBaseline(_ face: FaceReading, time: Double) -> LivenessVerdict {
-        if abs(face.yaw) <= rules.neutralYaw && face.mar < 0.3 && face.ear > 0.15 {
+        if abs(face.yaw) <= rules.neutralYaw && face.mar < 0.3 && face.ear >= FrameQuality.standard.openEyes {
             baseline.append(face)
         } else {
             baseline.removeAll()

@@ -277,7 +277,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     # ── The administrator ──────────────────────────────────────────────────────────────────────
     admin_context = plain.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
     admin = admin_context.new_page()
-    admin_errors = watch(admin, allowed=[r"^(403|422) POST .*/faces\?", r"^403 POST .*/face-proof"])
+    admin_errors = watch(admin, allowed=[r"^(403|422) POST .*/faces\?", r"^(403|422) POST .*/face-proof"])
     admin.goto(url + "/attendance/")
     shoot_both(admin, "landing-signed-out")
     sign_in(admin, url, ADMIN["username"], ADMIN["password"], "/attendance/admin.html")
@@ -357,7 +357,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     prof_browser = launch(playwright, clips["professor"])
     prof_context = prof_browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
     prof = prof_context.new_page()
-    prof_errors = watch(prof, allowed=[r"^403 POST .*/face-proof"])  # a frame the server refuses is retried
+    prof_errors = watch(prof, allowed=[r"^(403|422) POST .*/face-proof"])  # a frame the server refuses is retried
     sign_in(prof, url, PROFESSOR["username"], PROFESSOR["password"], "/attendance/professor.html")
     prof.wait_for_selector("#face-check:not(.hidden)")
     until(prof, "/Face confirmed/.test(document.querySelector('#face-check .status')?.textContent ?? '')", 30000)
@@ -536,7 +536,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     hand_context = hand_browser.new_context(viewport={"width": 1280, "height": 800})
     hand_context.add_cookies(admin_context.cookies())
     hand = hand_context.new_page()
-    hand_errors = watch(hand, allowed=[r"^403 POST .*/face-proof"])  # a frame the server refuses is retried
+    hand_errors = watch(hand, allowed=[r"^(403|422) POST .*/face-proof"])  # a frame the server refuses is retried
     hand.goto(url + "/attendance/admin.html#handover-section")
     hand.wait_for_selector("#work:not(.hidden)")
     hand.wait_for_selector("#h-user option", state="attached")

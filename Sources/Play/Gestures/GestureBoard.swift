@@ -48,7 +48,12 @@ public struct GestureBoard: Sendable {
         }
         let size = distance(Joint.wrist, Joint.middleMCP)
         let usable = hand != nil && size > 1
-        let phase = pinch.update(gap: usable ? distance(Joint.thumbTip, Joint.indexTip) / size : nil)
+        // While the pen is down (index and middle still together) no pinch starts: a writing hand
+        // curls its thumb near the index, and the heart must not flash on it. A pinch already
+        // held is judged as before.
+        let penGap = usable ? distance(Joint.indexTip, Joint.middleTip) / size : .nan
+        let writing = board.penDown && penGap <= board.apart && !pinch.isPinching
+        let phase = pinch.update(gap: usable ? (writing ? 10 : distance(Joint.thumbTip, Joint.indexTip) / size) : nil)
         var event: String?
         if phase == .start {
             if let last = lastPinchStart, time - last <= doublePinch {

@@ -99,7 +99,7 @@ export async function faceProof(box, { tries = 6, onStatus } = {}) {
         return proof;
       } catch (error) {
         last = error.message;
-        if (error.status === 401 || error.status === 429 || (error.status === 403 && /no enrolled face/.test(last))) break;
+        if (error.status === 401 || error.status === 429 || /no enrolled face/.test(last)) break;
       }
     }
     say(last, "bad");
