@@ -24,7 +24,6 @@ a person, so a genuine student gets a second try and the test reports how many w
 import csv, io, json, os, pathlib, re, subprocess, tempfile, time
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from conftest import FIXTURES, SIZES, shoot
 
@@ -133,9 +132,12 @@ def att_server():
 
 
 @pytest.fixture(scope="module")
-def playwright():
-    with sync_playwright() as p:
-        yield p
+def playwright(browser):
+    """The session's Playwright (one sync Playwright per process): its Chromium launcher, for a
+    browser per fake camera."""
+    class Session:
+        chromium = browser.browser_type
+    return Session
 
 
 def launch(playwright, y4m=None):
