@@ -193,7 +193,7 @@ async def flow(args):
         student.sign_in("yale04", PASSWORD)
         mine = student.call("GET", "/api/v1/attendance/my-attendance")
         report["studentSees"] = [(c["course"]["code"], c["percent"]) for c in mine]
-        ok = (report["ownDeviceWrongCode"] == "refused with 404" and attack["outcome"] == "refused" and impostor["outcome"] == "refused" and all(r["outcome"] == "checked-in" for r in genuine.values())
+        ok = (report["ownDeviceWrongCode"].startswith("refused") and attack["outcome"] == "refused" and impostor["outcome"] == "refused" and all(r["outcome"] == "checked-in" for r in genuine.values())
               and again["outcome"] == "refused" and set(pending) == set(students.values()) and set(kept) == set(pending)
               and confirmed["present"] == 5 and len(records) == 5 and all(r["status"] == "present" for r in records))
         report["pass"] = ok
