@@ -335,7 +335,7 @@ paths = {
         "parameters": [path_param("id", "The person's id.")],
         "get": {"summary": "How many enrolment photos, and the ids of those kept (admin, the person).", "tags": ["attendance"],
                 "responses": {**ok_json(obj({"faces": integer, "photos": {"type": "array", "items": string}})), "404": err("No such person."), **SIGNED_IN_ERRORS}},
-        "post": {"summary": "Enrol a photo: one face, looking straight, eyes open, at least 80 px; the photo kept only with keepPhoto=true.",
+        "post": {"summary": "Enrol a photo (admin): one face, looking straight, eyes open, at least 80 px; the photo kept only with keepPhoto=true (the person agreed).",
                  "tags": ["attendance"], "parameters": [q("keepPhoto", {"type": "boolean"}, "Keep the photo (the person agreed).")], "requestBody": IMAGE_BODY,
                  "responses": {**ok_json(obj({"faces": integer, "yaw": num, "keptPhoto": {"type": "boolean"}}), "Enrolled", "201"),
                                "400": err("A query parameter."), "404": err("No such person."), "409": err("20 photos already."), "413": err("Over 16 MiB."),

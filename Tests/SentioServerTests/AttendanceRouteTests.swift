@@ -170,9 +170,13 @@ struct AttendanceRouteTests {
             let sleepy = try await client.execute(uri: "/api/v1/attendance/people/\(w.ben.userID)/faces", method: .post, headers: Self.image(w.admin),
                                                   body: try Self.yale("14", "sleepy"))
             #expect(sleepy.status == .unprocessableContent && sleepy.body.text.contains("eyes are closed"), "\(sleepy.body.text)")
-            // Ann keeps a photo with her consent, then deletes her face data herself.
+            // Enrolment is the administrator's, not the student's own.
+            let selfEnrol = try await client.execute(uri: "/api/v1/attendance/people/\(w.ann.userID)/faces", method: .post,
+                                                     headers: Self.image(w.ann), body: try Self.yale("02", "centerlight"))
+            #expect(selfEnrol.status == .forbidden)
+            // Ann agreed to keep a photo; she reads her face data and deletes it herself.
             let kept = try await client.execute(uri: "/api/v1/attendance/people/\(w.ann.userID)/faces?keepPhoto=true", method: .post,
-                                                headers: Self.image(w.ann), body: try Self.yale("02", "centerlight"))
+                                                headers: Self.image(w.admin), body: try Self.yale("02", "centerlight"))
             #expect(kept.status == .created, "\(kept.body.text)")
             let listed = try await client.execute(uri: "/api/v1/attendance/people/\(w.ann.userID)/faces", method: .get, headers: w.ann.headers).body.json()
             #expect(listed["faces"] as? Int == 3 && (listed["photos"] as? [String])?.count == 1)

@@ -90,7 +90,10 @@ public enum AccessTable {
         RouteRule(method: .get, path: "/api/v1/attendance/my-attendance", access: .roles([.student])),
         RouteRule(method: .post, path: "/api/v1/attendance/face-proof", access: .signedIn),
         RouteRule(method: .get, path: "/api/v1/attendance/people/{id}/faces", access: .selfOr([.admin])),
-        RouteRule(method: .post, path: "/api/v1/attendance/people/{id}/faces", access: .selfOr([.admin])),
+        // Enrolment is the administrator's: a student enrolling their own account could put a
+        // friend's face on it and let the friend check in for them. Seeing and deleting one's own
+        // face data stays with the person.
+        RouteRule(method: .post, path: "/api/v1/attendance/people/{id}/faces", access: .roles([.admin])),
         RouteRule(method: .delete, path: "/api/v1/attendance/people/{id}/faces", access: .selfOr([.admin])),
         RouteRule(method: .get, path: "/api/v1/attendance/people/{id}/faces/{photo}", access: .selfOr([.admin])),
         RouteRule(method: .post, path: "/api/v1/attendance/people/{id}/verify", access: .roles([.admin])),
