@@ -89,6 +89,15 @@ let package = Package(
                 .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
+        // The puzzle game's domain: levels, their judges over Sentio's senses, the star map,
+        // hints and meteors, progress (its own tables). See docs/puzzler.md.
+        .target(
+            name: "Puzzler",
+            dependencies: [
+                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "SentioAudio", "SentioStore",
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]),
         // The IV application's domain: entries, evaluation, the player's collection (its own
         // tables), Poke Genie's CSV. See docs/iv-app.md.
         .target(
@@ -106,7 +115,7 @@ let package = Package(
         .target(
             name: "SentioServer",
             dependencies: [
-                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "IVCollection", "Attendance", "Play", "SentioStore", "CQRencode",
+                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "IVCollection", "Attendance", "Play", "Puzzler", "SentioStore", "CQRencode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import HummingbirdWebSocket
 import Attendance
+import Puzzler
 import IVCollection
 import Logging
 import NIOCore
@@ -80,6 +81,7 @@ public enum SentioServer {
     public static func prepare(_ store: Store) async throws {
         try await IVCollection.prepare(store)
         try await AttendanceRegister.prepare(store)
+        try await PuzzlerProgress.prepare(store)
     }
 
     /// The HTTP/1 server with WebSocket upgrades for the streams.
@@ -115,6 +117,7 @@ public enum SentioServer {
         RoomRoutes(platform: platform).register(on: router)
         IVRoutes(platform: platform).register(on: router)
         AttendanceRoutes(platform: platform).register(on: router)
+        PuzzlerRoutes(platform: platform).register(on: router)
         return router
     }
 
@@ -126,6 +129,7 @@ public enum SentioServer {
         StreamRoutes(platform: platform).register(webSocket: router)
         RoomRoutes(platform: platform).register(webSocket: router)
         AttendanceRoutes(platform: platform).register(webSocket: router)
+        PuzzlerRoutes(platform: platform).register(webSocket: router)
         return router
     }
 

@@ -100,6 +100,19 @@ public enum AccessTable {
         RouteRule(method: .post, path: "/api/v1/attendance/admin-handover", access: .roles([.admin])),
         RouteRule(method: .get, path: "/api/v1/attendance/lectures/{lecture}/kiosk", access: .roles([.admin, .professor]), webSocket: true),
         RouteRule(method: .get, path: "/api/v1/attendance/checkin", access: .roles([.student]), webSocket: true),
+        // The puzzle game: guests play too (a device cookie names them); each player reaches
+        // only their own progress, so there is no other player's data to guard per route.
+        RouteRule(method: .get, path: "/api/v1/puzzler/levels", access: .anyone),
+        RouteRule(method: .get, path: "/api/v1/puzzler/progress", access: .anyone),
+        RouteRule(method: .post, path: "/api/v1/puzzler/resume", access: .anyone),
+        RouteRule(method: .post, path: "/api/v1/puzzler/levels/{level}/hints", access: .anyone),
+        RouteRule(method: .post, path: "/api/v1/puzzler/levels/{level}/events", access: .anyone),
+        RouteRule(method: .post, path: "/api/v1/puzzler/meteors", access: .anyone),
+        RouteRule(method: .post, path: "/api/v1/puzzler/meteors/{round}", access: .anyone),
+        RouteRule(method: .post, path: "/api/v1/puzzler/pair", access: .anyone),
+        RouteRule(method: .get, path: "/api/v1/puzzler/pairings/{code}", access: .anyone),
+        RouteRule(method: .get, path: "/api/v1/puzzler/difficulty", access: .roles([.admin])),
+        RouteRule(method: .get, path: "/api/v1/puzzler/levels/{level}/play", access: .anyone, webSocket: true),
         // Live streams.
         RouteRule(method: .get, path: "/api/v1/stream/faces", access: .anyone, webSocket: true),
         RouteRule(method: .get, path: "/api/v1/stream/hands", access: .anyone, webSocket: true),

@@ -16,26 +16,32 @@ public final class ServerMetrics: Sendable {
             .increment()
     }
 
-    func streamOpened(_ kind: StreamKind) {
-        registry.makeGauge(name: "sentio_streams_open", labels: [("stream", kind.rawValue)]).increment()
-        registry.makeCounter(name: "sentio_streams_total", labels: [("stream", kind.rawValue)]).increment()
+    func streamOpened(_ kind: StreamKind) { streamOpened(kind.rawValue) }
+    func streamClosed(_ kind: StreamKind) { streamClosed(kind.rawValue) }
+    func frameProcessed(_ kind: StreamKind, failed: Bool) { frameProcessed(kind.rawValue, failed: failed) }
+    func frameDropped(_ kind: StreamKind) { frameDropped(kind.rawValue) }
+
+    /// `stream`: a stream kind's name, or an application's socket ("puzzler", "kiosk").
+    func streamOpened(_ stream: String) {
+        registry.makeGauge(name: "sentio_streams_open", labels: [("stream", stream)]).increment()
+        registry.makeCounter(name: "sentio_streams_total", labels: [("stream", stream)]).increment()
     }
 
-    func streamClosed(_ kind: StreamKind) {
-        registry.makeGauge(name: "sentio_streams_open", labels: [("stream", kind.rawValue)]).decrement()
+    func streamClosed(_ stream: String) {
+        registry.makeGauge(name: "sentio_streams_open", labels: [("stream", stream)]).decrement()
     }
 
     func streamRefused(reason: String) {
         registry.makeCounter(name: "sentio_streams_refused_total", labels: [("reason", reason)]).increment()
     }
 
-    func frameProcessed(_ kind: StreamKind, failed: Bool) {
+    func frameProcessed(_ stream: String, failed: Bool) {
         registry.makeCounter(name: failed ? "sentio_stream_frames_failed_total" : "sentio_stream_frames_total",
-                             labels: [("stream", kind.rawValue)]).increment()
+                             labels: [("stream", stream)]).increment()
     }
 
-    func frameDropped(_ kind: StreamKind) {
-        registry.makeCounter(name: "sentio_stream_frames_dropped_total", labels: [("stream", kind.rawValue)]).increment()
+    func frameDropped(_ stream: String) {
+        registry.makeCounter(name: "sentio_stream_frames_dropped_total", labels: [("stream", stream)]).increment()
     }
 
     func sessions(open count: Int) {

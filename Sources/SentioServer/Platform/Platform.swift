@@ -3,6 +3,7 @@ import Foundation
 import IVCollection
 import IVScanner
 import Logging
+import Puzzler
 import SentioNeural
 import SentioStore
 
@@ -17,6 +18,8 @@ public final class Platform: Sendable {
     public let iv: IVCollection
     /// The attendance application's register (its tables migrated by ``SentioServer/prepare(_:)``).
     public let attendance: AttendanceRegister
+    /// The puzzle game's players and progress (its tables migrated by ``SentioServer/prepare(_:)``).
+    public let puzzler: PuzzlerProgress
     /// A fixed liveness challenge (tests and demonstrations; nil: a random one per check-in).
     public let fixedLivenessChallenge: LivenessChallenge?
     let accounts: Accounts
@@ -51,6 +54,7 @@ public final class Platform: Sendable {
         streamSlots = StreamSlots(limits: limits)
         iv = IVCollection(store: store, calculator: try IVCalculator())
         attendance = AttendanceRegister(store: store)
+        puzzler = PuzzlerProgress(store: store)
     }
 
     /// Makes a user (what `sentio admin create` does); the error says what to change.

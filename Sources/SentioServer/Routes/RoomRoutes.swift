@@ -49,7 +49,11 @@ struct RoomRoutes {
     func joinURL(code: String, purpose: String, request: Request) -> String {
         let origin = platform.addresses.value.phone.first
             ?? "\(request.head.scheme ?? "http")://\(request.head.authority ?? "127.0.0.1")"
-        return "\(origin)/\(purpose == "arcade" ? "arcade" : "pair")/?room=\(code)"
+        switch purpose {
+        case "arcade": return "\(origin)/arcade/?room=\(code)"
+        case "puzzler": return "\(origin)/puzzler/phone.html?room=\(code)"
+        default: return "\(origin)/pair/?room=\(code)"
+        }
     }
 
     func register(webSocket router: Router<AppContext>) {

@@ -1,0 +1,241 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Puzzler
+import SentioStore
+
+/// The puzzle game's API (docs/puzzler-api.md; the pages are in Public/puzzler). A thin layer:
+/// the rules and the judges live in the Puzzler module.
+///
+/// A signed-in user plays as their account; anyone else as a guest known by the
+/// `sentio_puzzler` cookie, which `GET /api/v1/puzzler/progress` sets on first use.
+struct PuzzlerRoutes {
+    let platform: Platform
+    static let cookie = "sentio_puzzler"
+
+    struct Progress: Encodable {
+        struct PlayerInfo: Encodable { var kind: String; var name: String?; var resumeCode: String }
+        var player: PlayerInfo
+        var points: Int
+        var meteors: Int
+        var hintCost: Int
+        var levels: [LevelProgress]
+    }
+    struct Resume: Decodable { var code: String }
+    struct Caught: Decodable { var caught: Int }
+    struct Pair: Decodable { var level: String }
+    struct Paired: Encodable { var code: String; var level: String; var url: String; var qr: String }
+    struct Events: Decodable { var events: [DeviceEvent] }
+
+    func register(on router: Router<AppContext>) {
+        router.route(.get, "/api/v1/puzzler/levels") { _, _ in
+            struct Levels: Encodable { var levels: [LevelInfo] }
+            return try Response.json(Levels(levels: Catalogue.levels.map(LevelInfo.init)))
+        }
+        router.route(.get, "/api/v1/puzzler/progress") { request, context in
+            let (player, token) = try await player(request, context, create: true)
+            var response = try Response.json(try await progress(player, context))
+            if let token { setCookie(&response, token) }
+            return response
+        }
+        router.route(.post, "/api/v1/puzzler/resume") { request, context in
+            if context.identity != nil {
+                throw HTTPError(.conflict, message: "you are signed in: your account's progress is the one you play; sign out to resume a guest's game")
+            }
+            if let wait = platform.stillsLimiter.take("puzzler-resume " + context.client) {
+                throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many tries; wait a moment")
+            }
+            let body = try await decode(Resume.self, request, context)
+            let (player, token) = try await answer { try await platform.puzzler.resume(code: body.code) }
+            var response = try Response.json(try await progress(player, context))
+            setCookie(&response, token)
+            return response
+        }
+        router.route(.post, "/api/v1/puzzler/levels/{level}/hints") { request, context in
+            let level = try levelID(context)
+            let (player, _) = try await player(request, context, create: false)
+            struct Bought: Encodable { var tier: Int; var text: String; var points: Int }
+            let bought = try await answer { try await platform.puzzler.buyHint(player: player.id, level: level) }
+            return try Response.json(Bought(tier: bought.tier, text: bought.text, points: bought.points))
+        }
+        router.route(.post, "/api/v1/puzzler/levels/{level}/events") { request, context in
+            let level = try levelID(context)
+            guard Catalogue.level(level).sense == .device else {
+                throw HTTPError(.badRequest, message: "only device levels take a reported list of events; \(level.rawValue) is played on its socket")
+            }
+            let (player, _) = try await player(request, context, create: false)
+            let body = try await decode(Events.self, request, context)
+            guard body.events.count <= 200 else { throw HTTPError(.contentTooLarge, message: "at most 200 events") }
+            guard try await platform.puzzler.state(of: player.id, level: level) != .locked else {
+                throw HTTPError(.notFound, message: PuzzlerError.locked(level).description)
+            }
+            let judge = try LevelPlayer(level: level, store: platform.perception.store)
+            var report = LevelReport(progress: 0, message: "No events.")
+            for event in body.events { report = try judge.event(event) }
+            var reply = LevelReply(level: level.rawValue, phase: report.phase.rawValue, progress: report.progress, message: report.message,
+                                   detail: report.detail, serverMs: 0, waitMs: 0)
+            if report.phase == .solved, try await platform.puzzler.state(of: player.id, level: level) == .open {
+                let times = body.events.compactMap(\.t)
+                let seconds = ((times.max() ?? 0) - (times.min() ?? 0)) / 1000
+                reply.opened = try await platform.puzzler.solve(player: player.id, level: level, seconds: seconds).map(\.rawValue)
+                reply.seconds = seconds
+            }
+            return try Response.json(reply)
+        }
+        router.route(.post, "/api/v1/puzzler/meteors") { request, context in
+            let (player, _) = try await player(request, context, create: false)
+            return try Response.json(try await platform.puzzler.startRound(player: player.id), status: .created)
+        }
+        router.route(.post, "/api/v1/puzzler/meteors/{round}") { request, context in
+            let (player, _) = try await player(request, context, create: false)
+            let round = try context.parameters.require("round")
+            let body = try await decode(Caught.self, request, context)
+            struct Credited: Encodable { var credited: Int; var points: Int }
+            let result = try await answer { try await platform.puzzler.credit(player: player.id, round: round, caught: body.caught) }
+            return try Response.json(Credited(credited: result.credited, points: result.points))
+        }
+        router.route(.post, "/api/v1/puzzler/pair") { request, context in
+            let (player, _) = try await player(request, context, create: false)
+            let body = try await decode(Pair.self, request, context)
+            guard let level = LevelID(rawValue: body.level) else { throw HTTPError(.badRequest, message: PuzzlerError.unknownLevel(body.level).description) }
+            guard try await platform.puzzler.state(of: player.id, level: level) != .locked else {
+                throw HTTPError(.notFound, message: PuzzlerError.locked(level).description)
+            }
+            if let wait = platform.stillsLimiter.take("rooms " + context.client) {
+                throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many rooms opened; wait a moment")
+            }
+            let room = try await platform.rooms.open(purpose: "puzzler")
+            try await platform.puzzler.pair(code: room.code, player: player.id, level: level)
+            let url = RoomRoutes(platform: platform).joinURL(code: room.code, purpose: room.purpose, request: request) + "&level=\(level.rawValue)"
+            return try Response.json(Paired(code: room.code, level: level.rawValue, url: url, qr: "/api/v1/rooms/\(room.code)/qr.svg"), status: .created)
+        }
+        router.route(.get, "/api/v1/puzzler/pairings/{code}") { _, context in
+            let code = try context.parameters.require("code").uppercased()
+            guard try await platform.rooms.find(code) != nil, let pairing = try await platform.puzzler.pairing(code: code) else {
+                throw HTTPError(.notFound, message: "no open room \(code) for the puzzle game; pair again from the level's page")
+            }
+            struct Pairing: Encodable { var code: String; var level: LevelInfo }
+            return try Response.json(Pairing(code: code, level: LevelInfo(Catalogue.level(pairing.level))))
+        }
+        router.route(.get, "/api/v1/puzzler/difficulty") { _, _ in
+            struct Difficulty: Encodable { var levels: [LevelDifficulty] }
+            return try Response.json(Difficulty(levels: try await platform.puzzler.difficulty()))
+        }
+    }
+
+    func register(webSocket router: Router<AppContext>) {
+        let path = "/api/v1/puzzler/levels/{level}/play"
+        let rule = AccessTable.rule(.get, path)
+        router.ws(RouterPath(path)) { request, context in
+            try AccessGuard.check(rule, context)
+            let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { $1 })
+            _ = try levelID(context)
+            if let rate = query["rate"], !(Int(rate).map { (8000...96000).contains($0) } ?? false) {
+                throw HTTPError(.badRequest, message: "rate is the audio's sample rate, 8000…96000")
+            }
+            _ = try await playingPlayer(request, context, room: query["room"])
+            if let refusal = platform.streamSlots.refusal(client: context.client) {
+                platform.metrics.streamRefused(reason: refusal.reason)
+                throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: refusal.message)
+            }
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            let client = context.requestContext.client
+            guard platform.streamSlots.open(client: client) else {
+                try await outbound.writeTextMessage(try JSON.string(StreamError("too_many_streams", "the server is at its stream limit; try again shortly")))
+                try await outbound.close(.unknown(1013), reason: "stream limit")
+                return
+            }
+            defer { platform.streamSlots.close(client: client) }
+            let query = Dictionary(context.request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { $1 })
+            let level = try levelID(context.requestContext)
+            let player = try await playingPlayer(context.request, context.requestContext, room: query["room"])
+            do {
+                try await PuzzlerConnection(level: level, player: player, room: query["room"]?.uppercased(), sampleRate: query["rate"].flatMap(Int.init) ?? 48000,
+                                            platform: platform, logger: context.logger, userAgent: context.request.headers[.userAgent])
+                    .run(inbound: inbound, outbound: outbound)
+            } catch is CancellationError {
+                return
+            } catch {
+                context.logger.debug("puzzler socket ended", metadata: ["level": "\(level.rawValue)", "error": "\(error)"])
+                try? await outbound.writeTextMessage(try JSON.string(StreamError("closed", "\(error)")))
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The catalogue's view of a level for the pages (no hints: those are bought).
+    struct LevelInfo: Encodable {
+        var id: String, number: Int, title: String, clue: String, sense: String
+        var x: Double, y: Double, neighbours: [String], needsPhone: Bool
+        var browserSignal: String?, alternative: String?
+        init(_ level: Level) {
+            (id, number, title, clue, sense) = (level.id.rawValue, level.number, level.title, level.clue, level.sense.rawValue)
+            (x, y, neighbours, needsPhone) = (level.x, level.y, level.neighbours.map(\.rawValue), level.needsPhone)
+            (browserSignal, alternative) = (level.browserSignal, level.alternative)
+        }
+    }
+
+    func levelID(_ context: AppContext) throws -> LevelID {
+        let text = try context.parameters.require("level")
+        guard let level = LevelID(rawValue: text) else { throw HTTPError(.notFound, message: PuzzlerError.unknownLevel(text).description) }
+        return level
+    }
+
+    /// The player asking: the account's, else the device cookie's guest; a new guest when
+    /// `create` (with the cookie's token to set), else 401.
+    func player(_ request: Request, _ context: AppContext, create: Bool) async throws -> (Player, token: String?) {
+        if let identity = context.identity { return (try await platform.puzzler.player(user: identity.user.id), nil) }
+        if let token = request.cookies[Self.cookie]?.value, token.count == 64, token.allSatisfy(\.isHexDigit),
+           let player = try await platform.puzzler.player(deviceToken: token) {
+            return (player, nil)
+        }
+        guard create else { throw HTTPError(.unauthorized, message: "open the game's map first (it makes you a guest player), or sign in") }
+        if let wait = platform.stillsLimiter.take("puzzler-guest " + context.client) {
+            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many new players from here; wait a moment")
+        }
+        let (player, token) = try await platform.puzzler.newGuest()
+        return (player, token)
+    }
+
+    /// Who plays on a level's socket: a paired phone plays for the room's player (the room must
+    /// be open and paired for this level); anyone else for themselves.
+    func playingPlayer(_ request: Request, _ context: AppContext, room: String?) async throws -> String {
+        if let room {
+            let code = room.uppercased()
+            guard try await platform.rooms.find(code) != nil, let pairing = try await platform.puzzler.pairing(code: code) else {
+                throw HTTPError(.notFound, message: "no open room \(code) for the puzzle game; pair again from the level's page")
+            }
+            guard pairing.level == (try levelID(context)) else {
+                throw HTTPError(.badRequest, message: "room \(code) was paired for the \(pairing.level.rawValue) level")
+            }
+            return pairing.player
+        }
+        return try await player(request, context, create: false).0.id
+    }
+
+    func progress(_ player: Player, _ context: AppContext) async throws -> Progress {
+        Progress(player: .init(kind: player.userID == nil ? "guest" : "account", name: context.identity?.user.displayName, resumeCode: player.resumeCode),
+                 points: player.points, meteors: player.meteors, hintCost: Catalogue.hintCost, levels: try await platform.puzzler.levels(of: player.id))
+    }
+
+    func setCookie(_ response: inout Response, _ token: String) {
+        // Lax, not Strict: a player following a link to the game from elsewhere must arrive as
+        // themselves, not as a new guest. Unsafe requests are still same-origin only.
+        response.setCookie(Cookie(name: Self.cookie, value: token, maxAge: 400 * 24 * 3600, path: "/",
+                                  secure: platform.secureCookies, httpOnly: true, sameSite: .lax))
+    }
+
+    func answer<T>(_ work: () async throws -> T) async throws -> T {
+        do {
+            return try await work()
+        } catch let error as PuzzlerError {
+            switch error {
+            case .locked, .unknownLevel, .unknownRound, .unknownCode: throw HTTPError(.notFound, message: error.description)
+            case .notEnoughPoints, .noHintsLeft: throw HTTPError(.conflict, message: error.description)
+            default: throw HTTPError(.unprocessableContent, message: error.description)
+            }
+        }
+    }
+}
