@@ -8,7 +8,7 @@ MEDIAPIPE ?= $(HOME)/.cache/sentio/reference/mediapipe-0.10.21
 DLIB ?= $(HOME)/.cache/sentio/reference/dlib-20.0.1
 FIXTURES ?= $(or $(SENTIO_FIXTURES),../shared/fixtures)
 
-.PHONY: run demo test deps models reference release bench-jpeg bench-load bench-neural bench-motion bench-face bench-streams clean
+.PHONY: drawing-judge run demo test deps models reference release bench-jpeg bench-load bench-neural bench-motion bench-face bench-streams clean
 
 deps:
 	@scripts/install-deps
@@ -19,10 +19,15 @@ models: deps
 release: deps
 	$(SWIFT) build -c release --product sentio
 
+# The puzzle game's drawing judge, trained once on the fixtures' drawings (about 80 s).
+drawing-judge: release
+	@scripts/drawing-judge .build/release/sentio
+
 # The web applications: the server on every network address, HTTPS with a self-signed certificate
 # for phones (made once, kept in the data folder), SQLite in ~/.local/share/sentio. It prints the
 # local address and, for a phone on the same network, the HTTPS address and its QR code.
 run: models release
+	@scripts/drawing-judge .build/release/sentio
 	.build/release/sentio serve --host 0.0.0.0 --tls auto
 
 # The face demo on a photo from a registry package (matplotlib's Grace Hopper): faces found,
@@ -70,6 +75,7 @@ reference: models
 # Everything is built once (release, tests included) and then only run.
 test: models reference
 	$(SWIFT) build -c release --build-tests
+	scripts/drawing-judge .build/release/sentio
 	OMP_THREAD_LIMIT=1 scripts/with-postgres $(SWIFT) test -c release --skip-build  # Tesseract on one thread, as `sentio iv` runs it
 	.build/release/sentio-fuzz $(FUZZ_ITERATIONS)
 	scripts/crash-test --bin .build/release/sentio

@@ -198,6 +198,11 @@ let package = Package(
                 "IVCollection", "IVScanner", "SentioStore", "SentioStoreTestSupport", "SentioTestSupport",
                 .product(name: "SQLKit", package: "sql-kit"),
             ]),
+        .testTarget(
+            name: "PuzzlerTests",
+            dependencies: [
+                "Puzzler", "SentioVision", "SentioImage", "SentioNeural", "SentioAudio", "SentioMotion", "SentioStore", "SentioStoreTestSupport", "SentioTestSupport",
+            ]),
         .testTarget(name: "PlayTests", dependencies: ["Play", "SentioMotion", "SentioTestSupport"]),
         .testTarget(name: "SentioVisionTests", dependencies: ["SentioVision", "SentioImage", "SentioNeural", "SentioTestSupport"]),
     ],

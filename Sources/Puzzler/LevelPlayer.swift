@@ -46,8 +46,9 @@ public final class LevelPlayer {
     private var classifier: ImageClassifier?
     private var drawings: SentioNeural.DrawingJudge?
     private var listening: ListeningSession?
-    private var motion: MotionFusion<SentioAttitudeFilter>?
-    private var lastGrey: Double?
+    private var lastLevel: Double?
+    /// Once solved, a level stays solved until it is reset: later inputs get this report.
+    private var solvedReport: LevelReport?
 
     enum Judge {
         case face(FaceJudge), dark(DarkJudge), colours(ColourMatchJudge), fruit(FruitJudge), hand(HandSignJudge)
@@ -78,9 +79,7 @@ public final class LevelPlayer {
             } catch {
                 throw PuzzlerError.badInput("sound: \(error)")
             }
-        case .motion:
-            motion = MotionFusion(useMagnetometer: false)
-        case .colour, .device, .touch:
+        case .colour, .motion, .device, .touch:
             break
         }
     }
@@ -132,6 +131,10 @@ public final class LevelPlayer {
 
     /// A camera frame at `time` seconds.
     public func frame(_ image: Image, time: Double) throws -> LevelReport {
+        try latch(judgedFrame(image, time: time))
+    }
+
+    private func judgedFrame(_ image: Image, time: Double) throws -> LevelReport {
         guard level.sense.usesCamera else { throw wrong() }
         let colour = ColourSample(image)
         switch judge {
@@ -180,6 +183,10 @@ public final class LevelPlayer {
 
     /// A chunk of mono audio at the connection's sample rate, `time` seconds into the stream.
     public func audio(_ samples: [Float]) throws -> LevelReport {
+        try latch(judgedAudio(samples))
+    }
+
+    private func judgedAudio(_ samples: [Float]) throws -> LevelReport {
         guard let listening else { throw wrong() }
         guard samples.allSatisfy(\.isFinite) else { throw PuzzlerError.badInput("audio: a sample is not a finite number") }
         let observation: HearingObservation
@@ -190,8 +197,8 @@ public final class LevelPlayer {
             judge = .loud(j)
             return report
         case .keyword(let j):
-            if let level = observation.loudness.last?.level { lastGrey = level }
-            return j.judge(heard: !observation.hits.isEmpty, level: lastGrey)
+            if let level = observation.loudness.last?.level { lastLevel = level }
+            return j.judge(heard: !observation.hits.isEmpty, level: lastLevel)
         default:
             throw wrong()
         }
@@ -199,16 +206,22 @@ public final class LevelPlayer {
 
     /// Motion samples (already normalised from the browser's events).
     public func motion(_ samples: [IMUSample]) throws -> LevelReport {
-        guard case .motion(var j) = judge, var fusion = motion else { throw wrong() }
-        let attitudes = samples.map { fusion.update($0).attitude }
-        motion = fusion
-        let report = j.judge(attitudes: attitudes)
+        try latch(judgedMotion(samples))
+    }
+
+    private func judgedMotion(_ samples: [IMUSample]) throws -> LevelReport {
+        guard case .motion(var j) = judge else { throw wrong() }
+        let report = j.judge(samples: samples)
         judge = .motion(j)
         return report
     }
 
     /// A device signal from the page.
     public func event(_ event: DeviceEvent) throws -> LevelReport {
+        try latch(judgedEvent(event))
+    }
+
+    private func judgedEvent(_ event: DeviceEvent) throws -> LevelReport {
         guard case .device(var j) = judge else { throw wrong() }
         let report = j.judge(event)
         judge = .device(j)
@@ -217,6 +230,10 @@ public final class LevelPlayer {
 
     /// A press on the SOS level.
     public func press(ms: Double, gapMs: Double?) throws -> LevelReport {
+        try latch(judgedPress(ms: ms, gapMs: gapMs))
+    }
+
+    private func judgedPress(ms: Double, gapMs: Double?) throws -> LevelReport {
         guard case .morse(var j) = judge else { throw wrong() }
         guard ms.isFinite, ms >= 0, ms < 60_000 else { throw PuzzlerError.badInput("press: ms must be 0…60000") }
         let report = j.judge(pressMs: ms, gapMs: gapMs.flatMap { $0.isFinite ? $0 : nil })
@@ -226,6 +243,10 @@ public final class LevelPlayer {
 
     /// A drawing: strokes of points in any coordinates (only their shape matters).
     public func drawing(_ strokes: [[[Double]]]) throws -> LevelReport {
+        try latch(judgedDrawing(strokes))
+    }
+
+    private func judgedDrawing(_ strokes: [[[Double]]]) throws -> LevelReport {
         guard case .drawing(let j) = judge, let drawings else { throw wrong() }
         let points = strokes.reduce(0) { $0 + $1.count }
         guard points <= 20_000 else { throw PuzzlerError.badInput("drawing: at most 20000 points") }
@@ -241,9 +262,21 @@ public final class LevelPlayer {
 
     /// The dark level's button.
     public func pressButton() throws -> LevelReport {
+        try latch(judgedButton())
+    }
+
+    private func judgedButton() throws -> LevelReport {
         guard case .dark(var j) = judge else { throw wrong() }
         let report = j.press()
         judge = .dark(j)
+        return report
+    }
+
+    /// The report, remembered when it is the solve; the remembered solve once there is one.
+    private func latch(_ report: @autoclosure () throws -> LevelReport) rethrows -> LevelReport {
+        if let solvedReport { return solvedReport }
+        let report = try report()
+        if report.phase == .solved { solvedReport = report }
         return report
     }
 
@@ -257,8 +290,8 @@ public final class LevelPlayer {
     /// Starts the level over.
     public func reset() throws {
         judge = try Self.judge(for: level.id)
+        solvedReport = nil
         faces?.reset()
         hands?.reset()
-        motion?.reset()
     }
 }

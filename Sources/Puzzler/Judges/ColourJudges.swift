@@ -128,6 +128,10 @@ public struct ColourMatchJudge: Sendable {
         detail.window = ColourSample.windowRect
         detail.needSeconds = needSeconds
         detail.lightness = sample.lightness
+        guard current < Self.references.count else {
+            detail.swatches = Self.references.map { .init(name: $0.name, hex: $0.hex, done: true) }
+            return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail)
+        }
         let reference = Self.references[current]
         let deltaE = DeltaE.ciede2000(sample.window, reference.srgb.lab)
         let held = hold.update(deltaE <= maxDeltaE, at: time)

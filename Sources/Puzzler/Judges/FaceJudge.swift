@@ -99,13 +99,14 @@ public struct FaceJudge: Sendable {
             if held >= needSeconds {
                 return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail)
             }
-            let message = holding ? "Hold it… \(Int((needSeconds - held).rounded(.up))) s" : waitingMessage
+            let message = holding ? "Hold it… \(Int((needSeconds - held).rounded(.up))) s" : "Waiting for the answer…"
             return LevelReport(progress: held / needSeconds, message: message, detail: detail)
         case .noseTargets:
             let nose = neutralNose ?? Point2(x: 0.5, y: 0.5)
             let cursor = LevelDetail.Spot(x: min(1, max(0, 0.5 - Self.cursorGain * (face.noseTip.x - nose.x))),
                                           y: min(1, max(0, 0.5 + Self.cursorGain * (face.noseTip.y - nose.y))))
             detail.cursor = cursor
+            guard hits < Self.targets.count else { return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail) }
             let target = Self.targets[hits]
             let reached = (cursor.x - target.x) * (cursor.x - target.x) + (cursor.y - target.y) * (cursor.y - target.y) <= Self.targetRadius * Self.targetRadius
             detail.holding = reached
@@ -121,13 +122,4 @@ public struct FaceJudge: Sendable {
     }
 
     private var progressBase: Double { goal == .noseTargets ? Double(hits) / Double(Self.targets.count) : 0 }
-
-    private var waitingMessage: String {
-        switch goal {
-        case .eyesClosed: "Waiting…"
-        case .smile: "Waiting…"
-        case .mouthOpen: "Waiting…"
-        case .noseTargets: ""
-        }
-    }
 }

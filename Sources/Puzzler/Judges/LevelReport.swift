@@ -94,19 +94,19 @@ public struct LevelDetail: Sendable, Codable, Equatable {
 
 /// Time a condition has held, with a short grace for flickers: a frame or two where it lapses
 /// does not start it over, a longer lapse does.
-struct HoldTimer: Sendable {
-    var need: Double
-    var grace: Double
-    private(set) var since: Double?
+public struct HoldTimer: Sendable {
+    public var need: Double
+    public var grace: Double
+    public private(set) var since: Double?
     private var lastTrue: Double?
 
-    init(need: Double, grace: Double = 0.25) {
+    public init(need: Double, grace: Double = 0.25) {
         self.need = need
         self.grace = grace
     }
 
     /// Feeds the condition at `time` (seconds); returns the seconds held so far.
-    mutating func update(_ holding: Bool, at time: Double) -> Double {
+    public mutating func update(_ holding: Bool, at time: Double) -> Double {
         if holding {
             if since == nil { since = time }
             lastTrue = time
@@ -119,10 +119,10 @@ struct HoldTimer: Sendable {
     }
 
     /// Seconds held as of the last update.
-    var held: Double {
+    public var held: Double {
         guard let since, let lastTrue else { return 0 }
         return max(0, lastTrue - since)
     }
 
-    mutating func reset() { since = nil; lastTrue = nil }
+    public mutating func reset() { since = nil; lastTrue = nil }
 }

@@ -1,0 +1,97 @@
+import Foundation
+import Puzzler
+import SentioStore
+import SentioStoreTestSupport
+import SentioTestSupport
+import Testing
+
+@Suite("Puzzler progress on SQLite")
+struct SqliteProgressTests {
+    @Test("guests, the map's rules in the store, hints for 50 points, meteors no faster than they fall") func game() async throws { try await ProgressChecks.game(.sqlite) }
+    @Test("progress survives closing and reopening the store; another device resumes by the code") func restart() async throws { try await ProgressChecks.restart() }
+}
+
+@Suite("Puzzler progress on PostgreSQL", .requires(.postgres))
+struct PostgresProgressTests {
+    @Test("guests, the map's rules in the store, hints for 50 points, meteors no faster than they fall") func game() async throws { try await ProgressChecks.game(.postgres) }
+}
+
+enum ProgressChecks {
+    static func game(_ backend: Backend) async throws {
+        let store = try await Store.open(try await TestDatabase.fresh(backend))
+        defer { Task { await store.close() } }
+        try await PuzzlerProgress.prepare(store)
+        let game = PuzzlerProgress(store: store)
+        let (guest, token) = try await game.newGuest()
+        #expect(try await game.player(deviceToken: token)?.id == guest.id)
+        #expect(try await game.player(deviceToken: String(repeating: "0", count: 64)) == nil)
+        let levels = try await game.levels(of: guest.id)
+        #expect(levels.filter { $0.state == .open }.map(\.id) == [.eyes, .sos])
+
+        // Locked levels cannot be played, solved or hinted.
+        await #expect(throws: PuzzlerError.locked(.turns)) { try await game.begin(player: guest.id, level: .turns) }
+        await #expect(throws: PuzzlerError.locked(.turns)) { _ = try await game.solve(player: guest.id, level: .turns, seconds: 1) }
+        await #expect(throws: PuzzlerError.locked(.turns)) { _ = try await game.buyHint(player: guest.id, level: .turns) }
+
+        try await game.begin(player: guest.id, level: .sos)
+        let opened = try await game.solve(player: guest.id, level: .sos, seconds: 12.5)
+        #expect(opened == [.drawing, .theme, .volume])
+        #expect(try await game.solve(player: guest.id, level: .sos, seconds: 3) == [])   // again: nothing
+        let after = try await game.levels(of: guest.id)
+        #expect(after.first { $0.id == .sos }?.state == .solved)
+        #expect(after.first { $0.id == .sos }?.seconds == 12.5)
+        #expect(Set(after.filter { $0.state == .open }.map(\.id)) == [.eyes, .drawing, .theme, .volume])
+
+        // Hints: 50 points each; none without the points.
+        await #expect(throws: PuzzlerError.notEnoughPoints(have: 0, need: 50)) { _ = try await game.buyHint(player: guest.id, level: .eyes) }
+        let t0: Int64 = 1_000_000
+        let round = try await game.startRound(player: guest.id, now: t0)
+        // 10 s of play allows 4 meteors (one per 2.5 s): claiming 30 credits 4.
+        #expect(try await game.credit(player: guest.id, round: round.round, caught: 30, now: t0 + 10_000) == (4, 4))
+        // At 260 s, 104 in all are allowed: 100 more.
+        #expect(try await game.credit(player: guest.id, round: round.round, caught: 500, now: t0 + 260_000) == (100, 104))
+        await #expect(throws: PuzzlerError.unknownRound) { _ = try await game.credit(player: "someone-else", round: round.round, caught: 1, now: t0 + 300_000) }
+        let first = try await game.buyHint(player: guest.id, level: .eyes)
+        #expect(first.tier == 1 && first.points == 54 && first.text == Catalogue.level(.eyes).hints[0])
+        let second = try await game.buyHint(player: guest.id, level: .eyes)
+        #expect(second.tier == 2 && second.points == 4)
+        await #expect(throws: PuzzlerError.notEnoughPoints(have: 4, need: 50)) { _ = try await game.buyHint(player: guest.id, level: .eyes) }
+        #expect(try await game.levels(of: guest.id).first { $0.id == .eyes }?.hints == Array(Catalogue.level(.eyes).hints.prefix(2)))
+
+        // Two purchases at once with points for one: exactly one succeeds.
+        let round2 = try await game.startRound(player: guest.id, now: t0)
+        _ = try await game.credit(player: guest.id, round: round2.round, caught: 46, now: t0 + 200_000)   // 50 points
+        async let a = try? game.buyHint(player: guest.id, level: .drawing)
+        async let b = try? game.buyHint(player: guest.id, level: .theme)
+        let bought = [await a, await b].compactMap { $0 }
+        #expect(bought.count == 1)
+
+        // The difficulty record.
+        let difficulty = try await game.difficulty()
+        let sos = try #require(difficulty.first { $0.level == .sos })
+        #expect(sos.players == 1 && sos.solves == 1 && sos.medianSeconds == 12.5)
+        #expect(difficulty.first { $0.level == .eyes }?.hints == 2)
+    }
+
+    static func restart() async throws {
+        let location = try await TestDatabase.fresh(.sqlite)
+        var store = try await Store.open(location)
+        try await PuzzlerProgress.prepare(store)
+        var game = PuzzlerProgress(store: store)
+        let (guest, token) = try await game.newGuest()
+        _ = try await game.solve(player: guest.id, level: .eyes, seconds: 7)
+        await store.close()
+
+        store = try await Store.open(location)
+        try await PuzzlerProgress.prepare(store)
+        game = PuzzlerProgress(store: store)
+        let again = try #require(try await game.player(deviceToken: token))
+        #expect(again.id == guest.id)
+        #expect(try await game.state(of: guest.id, level: .eyes) == .solved)
+        let (resumed, otherToken) = try await game.resume(code: guest.resumeCode.lowercased())
+        #expect(resumed.id == guest.id && otherToken != token)
+        #expect(try await game.player(deviceToken: otherToken)?.id == guest.id)
+        await #expect(throws: PuzzlerError.unknownCode) { _ = try await game.resume(code: "ZZZZZZZZ") }
+        await store.close()
+    }
+}
