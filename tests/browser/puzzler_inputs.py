@@ -1,0 +1,230 @@
+"""Inputs for the Puzzler's browser tests: every level's real input and a wrong one.
+
+Made from the fixtures (../shared/fixtures or $SENTIO_FIXTURES), written to a temporary or cache
+folder (never into the repository; the fixtures' terms do not allow redistribution). See
+PUZZLER_INPUTS.md beside this file for what each input is, where it comes from and what it proves.
+
+- Face clips (Y4M for --use-file-for-fake-video-capture): Yale face database photos (research use),
+  one person per clip: ~2 s neutral (the level's calibration), then the gesture held.
+- Nose clip: a Yale face moved across the frame through given target points; `NOSE_PATH` and the
+  JSON `nose_path(...)` returns say where the nose tip is on every frame.
+- Colour clips: cards of stated sRGB colours filling the view, a dark and a bright room.
+- Fruit and hand clips: senses/ and faces/hands photos letterboxed into 640×480.
+- Sound: WAVs for --use-file-for-fake-audio-capture (Chromium loops them).
+- Motion: 60 Hz samples in motion_traces' format ({"gyro": rad/s, "acc": m/s²}, device frame),
+  full turns constructed from a rotation with gravity rotated accordingly.
+- Drawing strokes (Quick, Draw! simplified, normalised to 0…1) and SOS press lengths.
+
+Y4M frames are written here (not by ffmpeg) in BT.601 limited range, 4:2:0 (C420jpeg: chroma
+averaged over 2×2), as docs of the fake camera ask (full-range YCbCr comes out too contrasty).
+"""
+import gzip, json, math, os, pathlib, random, struct, wave
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFilter
+
+W, H = 640, 480
+FPS = 15  # the fake camera's rate; a 9 s clip at 640×480 is 62 MB at 15/s
+FIXTURES = pathlib.Path(os.environ.get("SENTIO_FIXTURES", "../shared/fixtures"))
+CACHE = pathlib.Path(os.environ.get("SENTIO_PUZZLER_INPUTS", pathlib.Path.home() / ".cache" / "sentio" / "puzzler-inputs"))
+
+
+def fixtures(root=None):
+    root = pathlib.Path(root) if root else FIXTURES
+    if not (root / "faces").is_dir():
+        raise RuntimeError(f"missing fixtures at {root} (set SENTIO_FIXTURES)")  # never a silent skip
+    return root
+
+
+# ---------------------------------------------------------------- Y4M
+
+def i420(frame):
+    """RGB PIL image (W×H) → I420 bytes, BT.601 limited range (Y 16–235, Cb/Cr 16–240)."""
+    rgb = np.asarray(frame.convert("RGB"), dtype=np.float64) / 255.0
+    r, g, b = rgb[..., 0], rgb[..., 1], rgb[..., 2]
+    y = 16 + 65.481 * r + 128.553 * g + 24.966 * b
+    cb = 128 - 37.797 * r - 74.203 * g + 112.0 * b
+    cr = 128 + 112.0 * r - 93.786 * g - 18.214 * b
+    h, w = y.shape
+    sub = lambda c: c.reshape(h // 2, 2, w // 2, 2).mean(axis=(1, 3))
+    planes = [y, sub(cb), sub(cr)]
+    return b"".join(np.clip(np.rint(p), 0, 255).astype(np.uint8).tobytes() for p in planes)
+
+
+def write_y4m(path, frames, fps=FPS):
+    """`frames`: an iterable of PIL images (W×H); a frame object repeated is converted once."""
+    path = pathlib.Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    last, data, n = None, None, 0
+    with open(path, "wb") as f:
+        f.write(f"YUV4MPEG2 W{W} H{H} F{fps}:1 Ip A1:1 C420jpeg\n".encode())
+        for frame in frames:
+            if frame is not last:
+                data, last = i420(frame), frame
+            f.write(b"FRAME\n")
+            f.write(data)
+            n += 1
+    return path, n
+
+
+def read_y4m_frame(path, index):
+    """Frame `index` of a clip written by `write_y4m`, as RGB (for checks: classify a frame)."""
+    with open(path, "rb") as f:
+        header = f.readline().decode().split()
+        w = int(next(t[1:] for t in header if t.startswith("W")))
+        h = int(next(t[1:] for t in header if t.startswith("H")))
+        size = w * h * 3 // 2
+        f.seek(f.tell() + index * (6 + size) + 6)
+        buf = np.frombuffer(f.read(size), dtype=np.uint8)
+    y = buf[:w * h].reshape(h, w).astype(np.float64)
+    cb = buf[w * h:w * h + w * h // 4].reshape(h // 2, w // 2).repeat(2, 0).repeat(2, 1).astype(np.float64)
+    cr = buf[w * h + w * h // 4:].reshape(h // 2, w // 2).repeat(2, 0).repeat(2, 1).astype(np.float64)
+    yy, u, v = (y - 16) * 255 / 219, (cb - 128) * 255 / 224, (cr - 128) * 255 / 224
+    rgb = np.stack([yy + 1.402 * v, yy - 0.344136 * u - 0.714136 * v, yy + 1.772 * u], axis=-1)
+    return Image.fromarray(np.clip(np.rint(rgb), 0, 255).astype(np.uint8))
+
+
+def cover(photo, w=W, h=H):
+    """The photo scaled to fill w×h and centre-cropped (ffmpeg's force_original_aspect_ratio=increase,crop)."""
+    s = max(w / photo.width, h / photo.height)
+    pw, ph = math.ceil(photo.width * s), math.ceil(photo.height * s)
+    big = photo.convert("RGB").resize((pw, ph), Image.LANCZOS)
+    x, y = (pw - w) // 2, (ph - h) // 2
+    return big.crop((x, y, x + w, y + h))
+
+
+def letterbox(photo, w=W, h=H, fill=(128, 128, 128)):
+    """The photo scaled to fit inside w×h on grey (as hand_clip.letterbox)."""
+    frame = Image.new("RGB", (w, h), fill)
+    s = min(w / photo.width, h / photo.height)
+    pw, ph = round(photo.width * s), round(photo.height * s)
+    frame.paste(photo.convert("RGB").resize((pw, ph), Image.LANCZOS), ((w - pw) // 2, (h - ph) // 2))
+    return frame
+
+
+def segments(parts, fps=FPS):
+    """[(frame, seconds), …] → the frames, each repeated for its seconds."""
+    for frame, seconds in parts:
+        for _ in range(round(seconds * fps)):
+            yield frame
+
+
+# ---------------------------------------------------------------- faces
+
+# Yale face database (faces/identity/Yale_subjectNN, research use), 320×243 greyscale PNGs.
+# Chosen by measuring every Yale and stock-emotions photo with `sentio faces IMAGE --json`, then
+# the clips with `sentio faces --video` (values below are the clips'):
+#   subject10 normal EAR 0.312/0.318 MAR 0.041 smile 0 (stills) — in the clip ~0.297 mean, so the
+#   calibrated eye threshold is 0.223; sleepy EAR ~0.20 in the clip (0.157/0.160 still); surprised
+#   MAR 0.577 still (over 0.5).
+#   subject02 noglasses (neutral: eyes open, mouth closed, no smile, no glasses) EAR 0.284/0.296
+#   MAR 0.040 smile 0.01 in the clip; happy MAR 0.111 smile 0.67 in the clip (over neutral + 0.5
+#   = 0.51, MAR under 0.24). attributes.tsv labels Yale "happy" mouth "open(teeth)": the lips part
+#   a little over the teeth under his moustache, but the inner-lip MAR stays well under 0.24, so
+#   by the game's rule it is a closed-mouth smile. Every Yale smile squints: his EAR falls to
+#   0.218/0.229 — not closed against the calibrated threshold (0.217), closed against the
+#   uncalibrated 0.24. No fixture photo labelled as a closed-mouth smile reaches the smile score
+#   (stock-emotions a-7 "smirk": 0.14), and no one person has all four expressions passing the
+#   rules (subject10's happy has MAR 0.242; subject05's happy MAR 0.227 in a clip, too near 0.24).
+YALE = "faces/identity/Yale_subject{n:02d}/yale_subject{n:02d}_{expr}.png"
+CALIBRATION_S = 2.0
+GESTURE_S = 8.0
+
+
+def yale(expr, n=10, root=None):
+    return Image.open(fixtures(root) / YALE.format(n=n, expr=expr))
+
+
+def yale_frame(expr, n=10, root=None):
+    return cover(yale(expr, n, root))
+
+
+def two_faces(expr_a, expr_b, a=10, b=2, root=None):
+    """Two people side by side, each photo covering half the frame's width (320×480 → letterboxed)."""
+    frame = Image.new("RGB", (W, H), (128, 128, 128))
+    for i, (n, e) in enumerate(((a, expr_a), (b, expr_b))):
+        frame.paste(letterbox(yale(e, n, root), W // 2, H), (i * W // 2, 0))
+    return frame
+
+
+def degraded(frame, gain=0.03, blur=10):
+    """A dark, blurred view of `frame`: every channel × `gain`, Gaussian blur of `blur` px. The face
+    detector is robust in the dark: on subject10 sleepy it still found the face at gain 0.04 and
+    blur 8 (mean L* 1.9, EAR 0.205/0.215); at 0.03 and 10 (mean L* 1.3) it finds none."""
+    dark = Image.eval(frame, lambda v: int(v * gain))
+    return dark.filter(ImageFilter.GaussianBlur(blur))
+
+
+def face_clips(root=None):
+    """name → (list of (frame, seconds), what it is for). All one person per clip."""
+    n10 = lambda e: yale_frame(e, 10, root)
+    n02 = lambda e: yale_frame(e, 2, root)
+    c, g = CALIBRATION_S, GESTURE_S
+    return {
+        "face-eyes-closed": ([(n10("normal"), c), (n10("sleepy"), g)], "eyes level: eyes closed held"),
+        "face-mouth-open": ([(n10("normal"), c), (n10("surprised"), g)], "mouth level: mouth open held"),
+        "face-smile": ([(n02("noglasses"), c), (n02("happy"), g)], "smile level: closed-mouth smile held"),
+        "face-neutral": ([(n10("normal"), c + g)], "wrong for every face level: eyes open, mouth closed, no smile"),
+        "face-eyes-short": ([(n10("normal"), c), (n10("sleepy"), 3.0), (n10("normal"), g - 3.0)],
+                            "wrong for eyes: closed for 3 s only, then open"),
+        "face-two-eyes-closed": ([(two_faces("normal", "noglasses", root=root), c), (two_faces("sleepy", "sleepy", root=root), g)],
+                                 "wrong for eyes: two people close their eyes (the level needs exactly one face)"),
+        "face-dark-eyes-closed": ([(degraded(n10("normal")), c), (degraded(n10("sleepy")), g)],
+                                  "wrong for eyes: the eyes-closed clip dark and blurred (too dark to see)"),
+    }
+
+
+# Nose cursor: the face photo (subject10 normal, 320×243 at scale 1) on grey, moved so that its
+# nose tip passes through the targets. NOSE_TARGETS are in the page's mirrored view (x 0 left of
+# the mirrored picture = the camera image's right edge), 0…1; the nose rests DWELL_S on each and
+# travels MOVE_S between them, starting from the centre.
+NOSE_TARGETS = [(0.5, 0.5), (0.25, 0.3), (0.75, 0.3), (0.75, 0.7), (0.25, 0.7), (0.5, 0.5)]
+NOSE_DWELL_S = 1.0
+NOSE_MOVE_S = 1.0
+NOSE_SCALE = 1.0
+
+
+def nose_offset(root=None, measured=None):
+    """Where the nose tip lies in the scaled photo, in pixels from its top-left. `measured`: the
+    normalized nose tip of the photo by `sentio faces` (landmark 1); default the value measured on
+    yale_subject10_normal.png (landmark 1: 0.5311, 0.6130)."""
+    nx, ny = measured or NOSE_TIP_SUBJECT10
+    photo = yale("normal", 10, root)
+    return nx * photo.width * NOSE_SCALE, ny * photo.height * NOSE_SCALE
+
+
+NOSE_TIP_SUBJECT10 = (0.5311, 0.6130)  # `sentio faces yale_subject10_normal.png --json`, landmark 1
+
+
+def nose_path(fps=FPS, root=None):
+    """Per frame: the nose tip planned (camera image, 0…1) and in the mirrored view; the targets."""
+    pts = [(1 - x, y) for x, y in NOSE_TARGETS]  # mirrored view → camera image
+    frames = []
+    dwell, move = round(NOSE_DWELL_S * fps), round(NOSE_MOVE_S * fps)
+    for i, p in enumerate(pts):
+        for _ in range(dwell):
+            frames.append(p)
+        if i + 1 < len(pts):
+            q = pts[i + 1]
+            for k in range(1, move + 1):
+                t = k / move
+                frames.append((p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t))
+    return {"fps": fps, "targets_view": [list(t) for t in NOSE_TARGETS],
+            "nose_image": [[round(x, 4), round(y, 4)] for x, y in frames],
+            "nose_view": [[round(1 - x, 4), round(y, 4)] for x, y in frames],
+            "dwell_frames": dwell, "move_frames": move}
+
+
+def nose_frames(fps=FPS, root=None):
+    photo = yale("normal", 10, root).convert("RGB")
+    if NOSE_SCALE != 1.0:
+        photo = photo.resize((round(photo.width * NOSE_SCALE), round(photo.height * NOSE_SCALE)), Image.LANCZOS)
+    ox, oy = nose_offset(root)
+    cache = {}
+    for x, y in nose_path(fps, root)["nose_image"]:
+        key = (round(x * W - ox), round(y * H - oy))
+        if key not in cache:
+            frame = Image.new("RGB", (W, H), (128, 128, 128))
+            frame.paste(photo, key)
+            cache[key] = frame
+        yield cache[key]
