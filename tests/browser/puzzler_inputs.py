@@ -228,3 +228,113 @@ def nose_frames(fps=FPS, root=None):
             frame.paste(photo, key)
             cache[key] = frame
         yield cache[key]
+
+
+# ---------------------------------------------------------------- colours, light
+
+# Cards filling the view, sRGB stated (CSS named colours where one fits): each frame the colour
+# plus zero-mean Gaussian sensor noise (σ 2 levels, seeded), so the mean stays the stated value.
+CARDS = {"red": "#D62828", "green": "#2A9D3F", "blue": "#1F5FBF", "yellow": "#F2C318"}
+WRONG_CARD = {"grey": "#808080"}
+CARD_S = 6.0
+
+
+def srgb_to_lab(rgb):
+    """sRGB 0…255 (array …×3) → CIE L*a*b* (D65)."""
+    a = np.asarray(rgb, dtype=np.float64) / 255
+    lin = np.where(a <= 0.04045, a / 12.92, ((a + 0.055) / 1.055) ** 2.4)
+    m = np.array([[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750], [0.0193339, 0.1191920, 0.9503041]])
+    xyz = lin @ m.T / np.array([0.95047, 1.0, 1.08883])
+    f = np.where(xyz > 216 / 24389, np.cbrt(xyz), (24389 / 27 * xyz + 16) / 116)
+    return np.stack([116 * f[..., 1] - 16, 500 * (f[..., 0] - f[..., 1]), 200 * (f[..., 1] - f[..., 2])], axis=-1)
+
+
+def mean_lightness(frame):
+    return float(srgb_to_lab(np.asarray(frame.convert("RGB")))[..., 0].mean())
+
+
+def hex_rgb(h):
+    h = h.lstrip("#")
+    return tuple(int(h[i:i + 2], 16) for i in (0, 2, 4))
+
+
+def card(hex_colour, seed=0, noise=2.0):
+    rng = np.random.default_rng(seed)
+    base = np.array(hex_rgb(hex_colour), dtype=np.float64)
+    px = base + rng.normal(0, noise, (H, W, 3))
+    return Image.fromarray(np.clip(np.rint(px), 0, 255).astype(np.uint8))
+
+
+def colour_parts(hexes, seconds=CARD_S):
+    """A clip for any list of swatches (the test may build one from the level's own swatches)."""
+    return [(card(h, seed=i), seconds) for i, h in enumerate(hexes)]
+
+
+DARK_PHOTO = "senses/negatives/skimage__coffee.png"  # scikit-image coffee, CC0
+
+
+def scaled_light(frame, factor):
+    """`frame` with its linear-light intensity × `factor` (a room's light dimmed or raised)."""
+    a = np.asarray(frame.convert("RGB"), dtype=np.float64) / 255
+    lin = np.where(a <= 0.04045, a / 12.92, ((a + 0.055) / 1.055) ** 2.4) * factor
+    lin = np.clip(lin, 0, 1)
+    out = np.where(lin <= 0.0031308, lin * 12.92, 1.055 * lin ** (1 / 2.4) - 0.055)
+    return Image.fromarray(np.rint(out * 255).astype(np.uint8))
+
+
+DARK_FACTOR = 0.05    # coffee photo (640×480 crop): mean L* 43.7 → 7.8
+BRIGHT_FACTOR = 2.5   # → mean L* 60.5 (highlights clip)
+
+
+def light_parts(root=None, fps=FPS):
+    """The dark clip: the room lit 2 s, dimming over 2 s (linear light), then dark 6 s; the bright
+    clip: the same room with its light raised, 10 s. Returns name → parts."""
+    room = cover(Image.open(fixtures(root) / DARK_PHOTO))
+    steps = round(2 * fps)
+    fade = [(scaled_light(room, 1 + (DARK_FACTOR - 1) * (k + 1) / steps), 1 / fps) for k in range(steps)]
+    return {"light-dark": [(room, 2.0)] + fade + [(scaled_light(room, DARK_FACTOR), 6.0)],
+            "light-bright": [(scaled_light(room, BRIGHT_FACTOR), 10.0)]}
+
+
+# ---------------------------------------------------------------- fruit, hands
+
+# GroceryStoreDataset (MIT) photos, chosen by `sentio classify FRAME --find …` on the 640×480
+# frames (see PUZZLER_INPUTS.md for every candidate's score).
+BANANA = ("senses/banana/gs__test_Fruit_Banana_Banana_037.jpg", "letterbox")
+ORANGE = ("senses/orange/gs__train_Fruit_Orange_Orange_055.jpg", "cover")
+APPLE = ("senses/apple/gs__test_Fruit_Apple_Granny-Smith_Granny-Smith_009.jpg", "cover")
+FRUIT_S = 6.0
+
+
+def photo_frame(spec, root=None):
+    path, mode = spec
+    photo = Image.open(fixtures(root) / path)
+    return cover(photo) if mode == "cover" else letterbox(photo)
+
+
+# faces/hands.tsv: MediaPipe gesture sample images (mediapipe-samples) and goldens.
+HANDS = {"victory": ("faces/hands/mprs_victory.jpg", "letterbox"),
+         "thumbsUp": ("faces/golden_mediapipe/ms_android_hand_thumb_up.jpg", "letterbox"),
+         # mprs_thumbs_down.jpg (427×640) is not a usable wrong shape: letterboxed no hand is
+         # found, cropped to fill the frame it reads as a fist.
+         "pointing": ("faces/hands/mprs_pointing_up.jpg", "letterbox")}
+HAND_S = 6.0
+
+
+def object_clips(root=None):
+    return {
+        "fruit-banana-orange": ([(photo_frame(BANANA, root), FRUIT_S), (photo_frame(ORANGE, root), FRUIT_S)],
+                                "fruit level: a banana, then an orange"),
+        "fruit-apple": ([(photo_frame(APPLE, root), 2 * FRUIT_S)], "wrong for fruit: a Granny Smith apple only"),
+        "hand-victory": ([(photo_frame(HANDS["victory"], root), HAND_S)], "hand level (victory)"),
+        "hand-thumbs-up": ([(photo_frame(HANDS["thumbsUp"], root), HAND_S)], "hand level (thumbs up)"),
+        "hand-pointing": ([(photo_frame(HANDS["pointing"], root), HAND_S)], "wrong for victory / thumbs up: pointing up"),
+    }
+
+
+def colour_clips(root=None):
+    out = {"colour-cards": (colour_parts(list(CARDS.values())), "colours level: " + ", ".join(f"{k} {v}" for k, v in CARDS.items()) + f", {CARD_S:g} s each"),
+           "colour-grey": (colour_parts(list(WRONG_CARD.values()), 2 * CARD_S), "wrong for colours: a grey card #808080")}
+    for name, parts in light_parts(root).items():
+        out[name] = (parts, "dark level: lit, dimmed, dark" if name == "light-dark" else "wrong for dark: a brightly lit room")
+    return out
