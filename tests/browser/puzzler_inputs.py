@@ -338,3 +338,80 @@ def colour_clips(root=None):
     for name, parts in light_parts(root).items():
         out[name] = (parts, "dark level: lit, dimmed, dark" if name == "light-dark" else "wrong for dark: a brightly lit room")
     return out
+
+
+# ---------------------------------------------------------------- sound
+
+def write_wav(path, samples, rate):
+    """Mono float samples (−1…1) → 16-bit PCM WAV."""
+    path = pathlib.Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pcm = np.clip(np.rint(np.asarray(samples) * 32767), -32768, 32767).astype("<i2")
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(rate)
+        w.writeframes(pcm.tobytes())
+    return path
+
+
+def read_wav(path):
+    with wave.open(str(path), "rb") as w:
+        assert w.getsampwidth() == 2 and w.getnchannels() == 1, path
+        return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float64) / 32768, w.getframerate()
+
+
+def dbfs(x):
+    return 20 * math.log10(max(1e-6, float(np.sqrt(np.mean(np.square(x))))))
+
+
+def noise(seconds, rms_dbfs, rate=48000, seed=0, lowpass_hz=None):
+    """Seeded Gaussian noise at an RMS of `rms_dbfs`; `lowpass_hz`: a one-pole low-pass first
+    (breath into a microphone is mostly low-frequency noise). 20 ms fades so the loop does not click."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(0, 1, int(seconds * rate))
+    if lowpass_hz:
+        a = math.exp(-2 * math.pi * lowpass_hz / rate)
+        y = np.empty_like(x)
+        acc = 0.0
+        for i, v in enumerate(x):  # a few seconds: fine in Python
+            acc = a * acc + (1 - a) * v
+            y[i] = acc
+        x = y
+    x *= 10 ** (rms_dbfs / 20) / np.sqrt(np.mean(x * x))
+    fade = int(0.02 * rate)
+    ramp = np.linspace(0, 1, fade)
+    x[:fade] *= ramp
+    x[-fade:] *= ramp[::-1]
+    return x
+
+
+SPEECH = "senses/speech/{}"
+BLACK_HOLE = "festival_kal_diphone_black_hole.wav"            # synthesized (festival kal_diphone), see the manifest
+BLACK_HOLE_SLT = "festival_cmu_us_slt_arctic_hts_black_hole.wav"
+OTHER_WORD = "sc__house_6272b231_nohash_1.wav"                # Speech Commands v0.01 (CC BY 4.0), a real speaker
+PAD_BEFORE_S, PAD_AFTER_S = 1.0, 2.0
+FLOOR_DBFS = -70.0
+
+
+def padded_speech(name, root=None):
+    """A fixture clip unchanged, with a quiet room's floor (−70 dBFS noise) before and after."""
+    x, rate = read_wav(fixtures(root) / SPEECH.format(name))
+    before = noise(PAD_BEFORE_S, FLOOR_DBFS, rate, seed=1)
+    after = noise(PAD_AFTER_S, FLOOR_DBFS, rate, seed=2)
+    return np.concatenate([before, x, after]), rate
+
+
+def sounds(root=None):
+    """name → (samples, rate, what for)."""
+    bh, r1 = padded_speech(BLACK_HOLE, root)
+    slt, r2 = padded_speech(BLACK_HOLE_SLT, root)
+    other, r3 = padded_speech(OTHER_WORD, root)
+    return {
+        "sound-loud": (noise(4.0, -14.0, 48000, seed=3, lowpass_hz=800), 48000,
+                       "loud level: breath-like noise (seeded, low-passed at 800 Hz), −14 dBFS RMS (no sample clips), 4 s"),
+        "sound-quiet": (noise(4.0, -65.0, 48000, seed=4), 48000, "wrong for loud: a quiet room, −65 dBFS RMS white noise, 4 s"),
+        "speech-black-hole": (bh, r1, "keyword level: 'black hole' (festival kal_diphone) with 1 s before and 2 s after"),
+        "speech-black-hole-slt": (slt, r2, "keyword level: 'black hole' (festival cmu_us_slt_arctic_hts), padded the same"),
+        "speech-house": (other, r3, "wrong for keyword: 'house' (Speech Commands, a real speaker), padded the same"),
+    }
