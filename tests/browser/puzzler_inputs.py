@@ -415,3 +415,92 @@ def sounds(root=None):
         "speech-black-hole-slt": (slt, r2, "keyword level: 'black hole' (festival cmu_us_slt_arctic_hts), padded the same"),
         "speech-house": (other, r3, "wrong for keyword: 'house' (Speech Commands, a real speaker), padded the same"),
     }
+
+
+# ---------------------------------------------------------------- motion
+
+G = 9.80665
+MOTION_HZ = 60
+AXES = {"pitch": (1.0, 0.0, 0.0), "roll": (0.0, 1.0, 0.0), "yaw": (0.0, 0.0, 1.0)}  # device x, y, z (Core Motion's names)
+
+
+def _qmul(a, b):
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return (aw * bw - ax * bx - ay * by - az * bz, aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw)
+
+
+def _rotate_into_device(q, v):
+    """World vector v in the device frame: conj(q)·v·q (q: device → world)."""
+    w, x, y, z = q
+    r = _qmul(_qmul((w, -x, -y, -z), (0.0, *v)), q)
+    return r[1:]
+
+
+def turn(axis, degrees, seconds, hz=MOTION_HZ):
+    """A turn about a device axis with a raised-cosine rate (0 → peak → 0): [(dθ/dt rad/s, θ rad)]."""
+    total = math.radians(degrees)
+    peak = 2 * total / seconds
+    out = []
+    for i in range(round(seconds * hz)):
+        t = (i + 0.5) / hz
+        rate = peak * (1 - math.cos(2 * math.pi * t / seconds)) / 2
+        angle = peak * (t / 2 - seconds / (4 * math.pi) * math.sin(2 * math.pi * t / seconds))
+        out.append((axis, rate, angle))
+    return out
+
+
+def motion(plan, hz=MOTION_HZ):
+    """`plan`: [("rest", seconds) | (axis, degrees, seconds)], the phone starting face up on a table
+    (accelerometer reads +g on z, as Chromium's accelerationIncludingGravity does). Each turn is about
+    the device's own axis from where the last one left it. Returns samples
+    {"t" ms, "gyro" [rad/s x,y,z], "acc" [m/s² x,y,z], "quat" [x,y,z,w] (device → world, for the
+    relative-orientation sensor)}: the gyroscope the body rate, the accelerometer gravity rotated
+    into the device frame — consistent, so a fusion filter follows the turn exactly."""
+    q = (1.0, 0.0, 0.0, 0.0)
+    samples, n = [], 0
+    for step in plan:
+        if step[0] == "rest":
+            seg = [(None, 0.0, 0.0)] * round(step[1] * hz)
+        else:
+            seg = turn(step[0], step[1], step[2], hz)
+        base = q
+        for axis, rate, angle in seg:
+            gyro = [0.0, 0.0, 0.0]
+            if axis:
+                ax = AXES[axis]
+                gyro = [rate * c for c in ax]
+                h = angle / 2
+                q = _qmul(base, (math.cos(h), *(math.sin(h) * c for c in ax)))
+            acc = list(_rotate_into_device(q, (0.0, 0.0, G)))
+            samples.append({"t": round(n * 1000 / hz, 3), "gyro": gyro, "acc": acc, "quat": [q[1], q[2], q[3], q[0]]})
+            n += 1
+    return samples
+
+
+# Full turns at a raised-cosine rate, 1 s of rest around each. Roll and yaw go 380° and come back
+# 20° (a player overshoots): exactly 360° ended at 359.4° in `sentio motion fuse` (6D), under the
+# tracker's 2π, and only completed later from the fusion's wobble. Pitch turns 360° about x (top
+# edge down first), through all four quarters of Core Motion's pitch (−90…−45, −45…0, 0…45,
+# 45…90°), the tracker's rule. Top edge up first (+360°) the same turn also completes roll and yaw
+# in `sentio motion gestures` (their Euler angles jump by 180° twice as pitch passes ±90°):
+# PITCH_UP_ONLY is that input, for a test of the trackers' independence.
+FULL_TURNS = [("rest", 1.0), ("roll", 380, 4.0), ("roll", -20, 0.5), ("rest", 1.0),
+              ("yaw", 380, 4.0), ("yaw", -20, 0.5), ("rest", 1.0), ("pitch", -360, 4.0), ("rest", 1.0)]
+PITCH_UP_ONLY = [("rest", 1.0), ("pitch", 360, 4.0), ("rest", 1.0)]
+# The wrong input: three quarters about yaw and roll (each turned back to face up, since a turn
+# about the device's z while it stands on its edge would be a pitch), and a pitch up to 80° and
+# back (two quarters: a three-quarter turn about x would pass −45° and count by the pitch rule).
+THREE_QUARTER_TURNS = [("rest", 1.0), ("yaw", 270, 3.0), ("rest", 1.0), ("roll", 270, 3.0), ("roll", -270, 3.0), ("rest", 1.0),
+                       ("pitch", 80, 1.5), ("pitch", -80, 1.5), ("rest", 1.0)]
+
+
+def page_samples(samples):
+    """As a page would send them: Chromium's devicemotion (°/s, x → alpha, y → beta, z → gamma;
+    every value rounded to 0.1), in the shape motion_traces.write_trace reads."""
+    d = 180 / math.pi
+    r1 = lambda v: round(v * 10) / 10
+    return [{"t": s["t"], "accelerationIncludingGravity": dict(zip("xyz", map(r1, s["acc"]))),
+             "rotationRate": {"alpha": r1(s["gyro"][0] * d), "beta": r1(s["gyro"][1] * d), "gamma": r1(s["gyro"][2] * d)}}
+            for s in samples]
