@@ -504,3 +504,226 @@ def page_samples(samples):
     return [{"t": s["t"], "accelerationIncludingGravity": dict(zip("xyz", map(r1, s["acc"]))),
              "rotationRate": {"alpha": r1(s["gyro"][0] * d), "beta": r1(s["gyro"][1] * d), "gamma": r1(s["gyro"][2] * d)}}
             for s in samples]
+
+
+# ---------------------------------------------------------------- drawings
+
+QUICKDRAW = "senses/quickdraw/{}__strokes_simplified_lam.ndjson"  # Google Quick, Draw! (CC BY 4.0), simplified
+
+
+def quickdraw(word, count, root=None, recognized_only=True):
+    """The first `count` drawings of a class (recognized=true only by default), each
+    {"key_id", "strokes"}: strokes [[[x, y], …], …] normalised to 0…1 — the drawing's box scaled to
+    0.8 of the canvas on its longer side and centred, as if drawn on a square canvas."""
+    out = []
+    with open(fixtures(root) / QUICKDRAW.format(word.replace(" ", "_"))) as f:
+        for line in f:
+            d = json.loads(line)
+            if recognized_only and not d["recognized"]:
+                continue
+            out.append({"word": d["word"], "key_id": d["key_id"], "strokes": normalise(d["drawing"])})
+            if len(out) == count:
+                break
+    return out
+
+
+def normalise(drawing, margin=0.1):
+    xs = [x for s in drawing for x in s[0]]
+    ys = [y for s in drawing for y in s[1]]
+    x0, y0 = min(xs), min(ys)
+    span = max(max(xs) - x0, max(ys) - y0, 1)
+    k = (1 - 2 * margin) / span
+    ox = margin + (1 - 2 * margin - (max(xs) - x0) * k) / 2
+    oy = margin + (1 - 2 * margin - (max(ys) - y0) * k) / 2
+    return [[[round(ox + (x - x0) * k, 4), round(oy + (y - y0) * k, 4)] for x, y in zip(s[0], s[1])] for s in drawing]
+
+
+def zigzag():
+    """A wrong drawing that is no object: one zigzag stroke across the canvas."""
+    return {"word": "zigzag", "key_id": None, "strokes": [[[0.1 + 0.1 * i, 0.3 if i % 2 else 0.7] for i in range(9)]]}
+
+
+def drawings(root=None):
+    return {"apple": quickdraw("apple", 3, root), "circle": quickdraw("circle", 3, root),
+            "wrong": quickdraw("light bulb", 2, root) + [zigzag()],
+            "hard_negatives": quickdraw("pear", 2, root) + quickdraw("blueberry", 2, root)}
+
+
+# ---------------------------------------------------------------- SOS
+
+# Press lengths in ms (a dot ~150, a dash ~480, as a thumb does) with the pause before each press
+# (200 inside a letter, 700 between letters), for {"type": "press", "ms": …} messages.
+DOT, DASH = [150, 170, 140], [480, 520, 450]
+
+
+def presses(pattern):
+    """'... --- ...' → [{"ms", "gapBeforeMs"}]."""
+    out, d, s, first = [], 0, 0, True
+    for letter in pattern.split():
+        for i, c in enumerate(letter):
+            ms = DOT[d % 3] if c == "." else DASH[s % 3]
+            d, s = d + (c == "."), s + (c == "-")
+            out.append({"ms": ms, "gapBeforeMs": 0 if first else (200 if i else 700)})
+            first = False
+    return out
+
+
+def sos_inputs():
+    return {"sos": presses("... --- ..."), "wrong_oso": presses("--- ... ---"), "wrong_short": presses("... -- ..."),
+            "wrong_all_dots": presses("... ... ...")}
+
+
+# ---------------------------------------------------------------- everything
+
+def clips(root=None):
+    """Every camera clip: name → (parts, what for)."""
+    out = dict(face_clips(root))
+    out.update(colour_clips(root))
+    out.update(object_clips(root))
+    return out
+
+
+def write_all(out, root=None, fps=FPS, only=None):
+    """Writes every input under `out`; returns the index (also written as index.json)."""
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    index = {"fps": fps, "clips": {}, "sounds": {}, "motion": {}, "json": {}}
+    want = lambda name: not only or any(o in name for o in only)
+    for name, (parts, why) in clips(root).items():
+        if want(name):
+            path, n = write_y4m(out / f"{name}.y4m", segments(parts, fps), fps)
+            index["clips"][name] = {"file": path.name, "frames": n, "seconds": round(n / fps, 2), "for": why}
+    if want("face-nose"):
+        path, n = write_y4m(out / "face-nose.y4m", nose_frames(fps, root), fps)
+        index["clips"]["face-nose"] = {"file": path.name, "frames": n, "seconds": round(n / fps, 2), "path": "nose-path.json",
+                                       "for": "nose level: the nose tip through the targets of nose-path.json"}
+        (out / "nose-path.json").write_text(json.dumps(nose_path(fps, root)))
+    for name, (x, rate, why) in sounds(root).items():
+        if want(name):
+            write_wav(out / f"{name}.wav", x, rate)
+            index["sounds"][name] = {"file": f"{name}.wav", "rate": rate, "seconds": round(len(x) / rate, 3), "dbfs": round(dbfs(x), 1), "for": why}
+    for name, plan in (("motion-full-turns", FULL_TURNS), ("motion-three-quarter-turns", THREE_QUARTER_TURNS), ("motion-pitch-up-only", PITCH_UP_ONLY)):
+        if want(name):
+            s = motion(plan)
+            (out / f"{name}.json").write_text(json.dumps({"hz": MOTION_HZ, "plan": plan, "samples": s}))
+            index["motion"][name] = {"file": f"{name}.json", "samples": len(s), "plan": plan}
+    if want("drawings"):
+        (out / "drawings.json").write_text(json.dumps(drawings(root)))
+        index["json"]["drawings"] = "drawings.json"
+    if want("sos"):
+        (out / "sos.json").write_text(json.dumps(sos_inputs()))
+        index["json"]["sos"] = "sos.json"
+    (out / "index.json").write_text(json.dumps(index, indent=1))
+    return index
+
+
+# ---------------------------------------------------------------- checks with the real tools
+
+def _run(args):
+    import subprocess
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode:
+        raise RuntimeError(f"{' '.join(map(str, args))}: {r.stderr.strip()[:300]}")
+    return r.stdout
+
+
+def _middle_frames(parts, fps):
+    idx, mids = 0, []
+    for _, seconds in parts:
+        k = round(seconds * fps)
+        mids.append(idx + k // 2)
+        idx += k
+    return mids
+
+
+def verify(out, binary=None, root=None, only=None):
+    """Runs Sentio's own tools on the written inputs; yields (name, figures) — what each clip or
+    file measures (faces: face_rules' summary of `sentio faces --video`; fruit: `sentio classify
+    --find`; hands: `sentio hands`; sounds: `sentio listen`; motion: `sentio motion gestures`)."""
+    import tempfile
+    import face_rules
+    import motion_traces
+    binary = binary or os.environ.get("SENTIO_BIN", ".build/release/sentio")
+    out = pathlib.Path(out)
+    index = json.loads((out / "index.json").read_text())
+    fps = index["fps"]
+    want = lambda name: not only or any(o in name for o in only)
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="puzzler-verify-"))
+    all_clips = clips(root)
+    for name, info in index["clips"].items():
+        if not want(name):
+            continue
+        clip = out / info["file"]
+        if name.startswith("face-"):
+            frames = face_rules.read_frames(_run([binary, "faces", "--video", str(clip), "--json", "--threads", "1"]).splitlines())
+            s = face_rules.summary(frames, CALIBRATION_S)
+            fig = {"faces": s["facesCounts"], "agreement": s["agreement"], "uncalibrated": {k: v for k, v in s["uncalibrated"].items() if k.endswith("Max")}}
+            if s["calibrated"]:
+                fig["calibrated"] = {k: v for k, v in s["calibrated"].items() if k.endswith("Max")}
+                fig["calibration"] = {k: round(v, 3) for k, v in s["calibrated"]["calibration"].items()}
+            if name == "face-nose":
+                path = json.loads((out / "nose-path.json").read_text())["nose_image"]
+                err = [math.hypot((f["faces"][0]["landmarks"][1][0] - p[0]) * W, (f["faces"][0]["landmarks"][1][1] - p[1]) * H)
+                       for f, p in zip(frames, path) if f["faces"]]
+                fig["noseErrorPx"] = {"median": round(float(np.median(err)), 2), "max": round(max(err), 2), "frames": len(err)}
+            if name == "face-two-eyes-closed":
+                still = tmp / "two.png"
+                read_y4m_frame(clip, index["clips"][name]["frames"] - 1).save(still)
+                fig["stillFaces"] = len(json.loads(_run([binary, "faces", str(still), "--json", "--threads", "1"]))["faces"])
+            yield name, fig
+        elif name.startswith("fruit-") or name.startswith("hand-") or name.startswith("colour-") or name.startswith("light-"):
+            figs = []
+            mids = _middle_frames(all_clips[name][0], fps)
+            if name == "light-dark":  # lit, the last frame of the dimming, dark
+                mids = [mids[0], mids[-2], mids[-1]]
+            for m in mids:
+                frame = read_y4m_frame(clip, m)
+                png = tmp / f"{name}-{m}.png"
+                frame.save(png)
+                f = {"frame": m, "L*": round(mean_lightness(frame), 1)}
+                if name.startswith("fruit-"):
+                    for label in ("banana", "orange"):
+                        r = json.loads(_run([binary, "classify", str(png), "--find", label, "--json", "--threads", "1"]))["find"]
+                        f[label] = [round(r["score"], 3), r["found"]]
+                elif name.startswith("hand-"):
+                    f["hands"] = [h.get("gesture") for h in json.loads(_run([binary, "hands", str(png), "--json", "--threads", "1"]))["hands"]]
+                elif name.startswith("colour-"):
+                    f["meanRGB"] = [round(v, 1) for v in np.asarray(frame, dtype=np.float64).reshape(-1, 3).mean(0)]
+                figs.append(f)
+            yield name, figs
+    for name, info in index["sounds"].items():
+        if want(name):
+            r = json.loads(_run([binary, "listen", str(out / info["file"]), "--json"]))
+            loud = r["loudness_dbfs"]
+            yield name, {"dbfsMedian": round(float(np.median(loud)), 1), "dbfsMax": round(max(loud), 1),
+                         "hits": r["hits"], "clipped": r["clipped_samples"]}
+    for name, info in index["motion"].items():
+        if want(name):
+            samples = json.loads((out / info["file"]).read_text())["samples"]
+            csv = tmp / f"{name}.csv"
+            motion_traces.write_trace(page_samples(samples), csv)
+            events = [json.loads(l) for l in _run([binary, "motion", "gestures", str(csv), "--json"]).splitlines() if l.strip()]
+            yield name, [(e["gesture"], e.get("axis"), round(e["t"], 2)) for e in events]
+
+
+def main(argv=None):
+    import argparse
+    ap = argparse.ArgumentParser(description="Write the Puzzler's test inputs (and check them with Sentio's tools).")
+    ap.add_argument("out", nargs="?", default=str(CACHE), help=f"folder (default {CACHE})")
+    ap.add_argument("--fixtures", default=None, help="fixtures folder (default $SENTIO_FIXTURES or ../shared/fixtures)")
+    ap.add_argument("--fps", type=int, default=FPS)
+    ap.add_argument("--only", action="append", help="only inputs whose name contains this (repeatable)")
+    ap.add_argument("--check", action="store_true", help="run sentio (faces, classify, hands, listen, motion) on them")
+    ap.add_argument("--no-write", action="store_true", help="check what is already there")
+    a = ap.parse_args(argv)
+    if not a.no_write:
+        index = write_all(a.out, a.fixtures, a.fps, a.only)
+        n = len(index["clips"]) + len(index["sounds"]) + len(index["motion"]) + len(index["json"])
+        print(f"wrote {n} inputs to {a.out} (index.json)")
+    if a.check:
+        for name, fig in verify(a.out, root=a.fixtures, only=a.only):
+            print(name, json.dumps(fig))
+
+
+if __name__ == "__main__":
+    main()
