@@ -115,11 +115,11 @@ def segments(parts, fps=FPS):
 # Chosen by measuring every Yale and stock-emotions photo with `sentio faces IMAGE --json`, then
 # the clips with `sentio faces --video` (values below are the clips'):
 #   subject10 normal EAR 0.312/0.318 MAR 0.041 smile 0 (stills) — in the clip ~0.297 mean, so the
-#   calibrated eye threshold is 0.223; sleepy EAR ~0.20 in the clip (0.157/0.160 still); surprised
-#   MAR 0.577 still (over 0.5).
+#   calibrated eye threshold is 0.223; sleepy EAR 0.157–0.163 (larger eye) in the clip; surprised
+#   MAR 0.577 still, 0.59–0.61 in the clip (over 0.5).
 #   subject02 noglasses (neutral: eyes open, mouth closed, no smile, no glasses) EAR 0.284/0.296
 #   MAR 0.040 smile 0.01 in the clip; happy MAR 0.111 smile 0.67 in the clip (over neutral + 0.5
-#   = 0.51, MAR under 0.24). attributes.tsv labels Yale "happy" mouth "open(teeth)": the lips part
+#   = 0.52, MAR under 0.24). attributes.tsv labels Yale "happy" mouth "open(teeth)": the lips part
 #   a little over the teeth under his moustache, but the inner-lip MAR stays well under 0.24, so
 #   by the game's rule it is a closed-mouth smile. Every Yale smile squints: his EAR falls to
 #   0.218/0.229 — not closed against the calibrated threshold (0.217), closed against the
