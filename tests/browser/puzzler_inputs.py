@@ -161,8 +161,9 @@ FLICKER = [("sleepy", 20), ("normal", 2), ("sleepy", 20), ("normal", 1), ("sleep
            ("sleepy", 14), ("normal", 1), ("sleepy", 30), ("normal", 2), ("sleepy", 17)]
 
 
-def face_clips(root=None):
-    """name → (list of (frame, seconds), what it is for). All one person per clip."""
+def face_clips(root=None, fps=FPS):
+    """name → (list of (frame, seconds), what it is for). All one person per clip. `fps`: the
+    clip's rate (the flicker clip counts frames)."""
     n10 = lambda e: yale_frame(e, 10, root)
     n02 = lambda e: yale_frame(e, 2, root)
     c, g = CALIBRATION_S, GESTURE_S
@@ -173,7 +174,7 @@ def face_clips(root=None):
         "face-neutral": ([(n10("normal"), c + g)], "wrong for every face level: eyes open, mouth closed, no smile"),
         "face-eyes-short": ([(n10("normal"), c), (n10("sleepy"), 3.0), (n10("normal"), g - 3.0)],
                             "wrong for eyes: closed for 3 s only, then open"),
-        "face-eyes-flicker": ([(n10("normal"), c)] + [(n10(e), k / FPS) for e, k in FLICKER],
+        "face-eyes-flicker": ([(n10("normal"), c)] + [(n10(e), k / fps) for e, k in FLICKER],
                               "eyes level, the tolerance path: closed with 1- and 2-frame openings (kept) and 3-frame ones (break)"),
         "face-two-eyes-closed": ([(two_faces("normal", "noglasses", root=root), c), (two_faces("sleepy", "sleepy", root=root), g)],
                                  "wrong for eyes: two people close their eyes (the level needs exactly one face)"),
@@ -583,9 +584,9 @@ def sos_inputs():
 
 # ---------------------------------------------------------------- everything
 
-def clips(root=None):
+def clips(root=None, fps=FPS):
     """Every camera clip: name → (parts, what for)."""
-    out = dict(face_clips(root))
+    out = dict(face_clips(root, fps))
     out.update(colour_clips(root))
     out.update(object_clips(root))
     return out
@@ -602,7 +603,7 @@ def write_all(out, root=None, fps=FPS, only=None):
         if index.get("fps") != fps:
             raise ValueError(f"{out} holds clips at {index.get('fps')} fps; write them all again at {fps}")
     want = lambda name: not only or any(o in name for o in only)
-    for name, (parts, why) in clips(root).items():
+    for name, (parts, why) in clips(root, fps).items():
         if want(name):
             path, n = write_y4m(out / f"{name}.y4m", segments(parts, fps), fps)
             index["clips"][name] = {"file": path.name, "frames": n, "seconds": round(n / fps, 2), "for": why}
@@ -662,7 +663,7 @@ def verify(out, binary=None, root=None, only=None):
     fps = index["fps"]
     want = lambda name: not only or any(o in name for o in only)
     tmp = pathlib.Path(tempfile.mkdtemp(prefix="puzzler-verify-"))
-    all_clips = clips(root)
+    all_clips = clips(root, fps)
     for name, info in index["clips"].items():
         if not want(name):
             continue
