@@ -360,13 +360,58 @@ paths = {
                                       "newRole": {"type": "string", "enum": ["professor", "student", "player"]}}, ["user", "password", "proof"])),
         "responses": {"204": {"description": "Handed over."}, "400": err("Malformed JSON, or oneself."), "404": err("No such user."),
                       "413": err("Body over 64 KiB."), "415": err("Not JSON."), "429": err("Too many failed attempts."), **SIGNED_IN_ERRORS}}},
+
+    # The puzzle game (docs/puzzler.md, docs/puzzler-api.md): guests play with the
+    # sentio_puzzler cookie that GET progress sets; the level itself is played on the WebSocket
+    # /api/v1/puzzler/levels/{level}/play.
+    "/api/v1/puzzler/levels": {"get": {"summary": "The seventeen levels: clue, sense, star position, neighbours (no hints: those are bought).", "tags": ["puzzler"],
+                                       "responses": ok_json(obj({"levels": {"type": "array", "items": {"type": "object"}}}, ["levels"]))}},
+    "/api/v1/puzzler/progress": {"get": {"summary": "The player's progress (a new guest and its cookie on first use): points, resume code, every level's state and hints bought.",
+                                         "tags": ["puzzler"], "responses": {**ok_json(obj({"player": {"type": "object"}, "points": integer, "meteors": integer, "hintCost": integer,
+                                                                                          "levels": {"type": "array", "items": {"type": "object"}}})),
+                                                                            "429": err("Too many new players from this client.")}}},
+    "/api/v1/puzzler/resume": {"post": {"summary": "Make this device the guest player of a resume code.", "tags": ["puzzler"],
+                                        "requestBody": json_body(obj({"code": {"type": "string", "minLength": 1, "maxLength": 32}}, ["code"])),
+                                        "responses": {**ok_json({"type": "object"}), "400": err("Malformed JSON."), "404": err("No player has that code."),
+                                                      "409": err("Signed in: the account's progress is played."), "413": err("Body over 64 KiB."), "415": err("Not JSON."),
+                                                      "429": err("Too many tries.")}}},
+    "/api/v1/puzzler/levels/{level}/hints": {
+        "parameters": [path_param("level", "The level's id (eyes, smile, …).")],
+        "post": {"summary": "Buy the level's next hint for 50 points.", "tags": ["puzzler"],
+                 "responses": {**ok_json(obj({"tier": integer, "text": string, "points": integer})), "429": err("Too many new players from this client."),
+                               "404": err("No such level, or it is locked."), "409": err("Not enough points, or all three bought.")}}},
+    "/api/v1/puzzler/levels/{level}/events": {
+        "parameters": [path_param("level", "A device level's id (theme, plugs, offline, volume).")],
+        "post": {"summary": "A device level's signals reported after the fact (the offline level, once back online); judged and stored.", "tags": ["puzzler"],
+                 "requestBody": json_body(obj({"events": {"type": "array", "maxItems": 200, "items": obj({"name": string, "t": num}, ["name"])}}, ["events"])),
+                 "responses": {**ok_json({"type": "object"}), "400": err("Malformed JSON, or not a device level."), "429": err("Too many new players from this client."),
+                               "404": err("No such level, or it is locked."), "413": err("Too many events, or over 64 KiB."), "415": err("Not JSON.")}}},
+    "/api/v1/puzzler/meteors": {"post": {"summary": "Start a meteor round.", "tags": ["puzzler"],
+                                         "responses": {**ok_json(obj({"round": string, "seed": integer, "spawnSeconds": num}), "Started", "201"), "429": err("Too many new players from this client.")}}},
+    "/api/v1/puzzler/meteors/{round}": {
+        "parameters": [path_param("round", "The round's id.")],
+        "post": {"summary": "Credit meteors caught: one point each, at most one per spawn interval since the round began.", "tags": ["puzzler"],
+                 "requestBody": json_body(obj({"caught": {"type": "integer", "minimum": 0, "maximum": 100000}}, ["caught"])),
+                 "responses": {**ok_json(obj({"credited": integer, "points": integer})), "400": err("Malformed JSON."), "429": err("Too many new players from this client."),
+                               "404": err("No such round of yours."), "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("A negative count.")}}},
+    "/api/v1/puzzler/pair": {"post": {"summary": "Open a room for a phone to play a motion or device level for this player.", "tags": ["puzzler"],
+                                      "requestBody": json_body(obj({"level": string}, ["level"])),
+                                      "responses": {**ok_json(obj({"code": string, "level": string, "url": string, "qr": string}), "Opened", "201"),
+                                                    "400": err("Malformed JSON or no such level."), "429": err("Too many new players from this client."), "404": err("The level is locked."),
+                                                    "413": err("Body over 64 KiB."), "415": err("Not JSON."), "429": err("Too many rooms.")}}},
+    "/api/v1/puzzler/pairings/{code}": {
+        "parameters": [path_param("code", "The room's code.")],
+        "get": {"summary": "The level a paired room's phone plays.", "tags": ["puzzler"],
+                "responses": {**ok_json(obj({"code": string, "level": {"type": "object"}})), "404": err("No open puzzle room with that code.")}}},
+    "/api/v1/puzzler/difficulty": {"get": {"summary": "Per level: players, solves, median seconds to solve, hints bought (admin).", "tags": ["puzzler"],
+                                           "responses": {**ok_json(obj({"levels": {"type": "array", "items": {"type": "object"}}})), **SIGNED_IN_ERRORS}}},
 }
 
 document = {
     "openapi": "3.0.3",
     "info": {"title": "Sentio", "version": "1.0.0",
-             "description": "Perception over HTTP: the CLI's commands as stills, accounts, pairing, the IV and attendance applications. The live streams are WebSockets "
-                            "(/api/v1/stream/faces, hands, pose, motion, gestures; /api/v1/rooms/{code}/events; the attendance kiosk), described in docs/server.md, docs/play.md and docs/attendance.md."},
+             "description": "Perception over HTTP: the CLI's commands as stills, accounts, pairing, the IV, attendance and puzzle applications. The live streams are WebSockets "
+                            "(/api/v1/stream/faces, hands, pose, motion, gestures; /api/v1/rooms/{code}/events; the attendance kiosk; a puzzle level's /api/v1/puzzler/levels/{level}/play), described in docs/server.md, docs/play.md, docs/attendance.md and docs/puzzler-api.md."},
     "paths": paths,
     "components": {"schemas": schemas},
 }

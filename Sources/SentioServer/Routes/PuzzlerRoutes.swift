@@ -8,7 +8,7 @@ import SentioStore
 /// the rules and the judges live in the Puzzler module.
 ///
 /// A signed-in user plays as their account; anyone else as a guest known by the
-/// `sentio_puzzler` cookie, which `GET /api/v1/puzzler/progress` sets on first use.
+/// `sentio_puzzler` cookie, which the first call (usually `GET /api/v1/puzzler/progress`) sets.
 struct PuzzlerRoutes {
     let platform: Platform
     static let cookie = "sentio_puzzler"
@@ -53,17 +53,17 @@ struct PuzzlerRoutes {
         }
         router.route(.post, "/api/v1/puzzler/levels/{level}/hints") { request, context in
             let level = try levelID(context)
-            let (player, _) = try await player(request, context, create: false)
+            let (player, token) = try await player(request, context, create: true)
             struct Bought: Encodable { var tier: Int; var text: String; var points: Int }
             let bought = try await answer { try await platform.puzzler.buyHint(player: player.id, level: level) }
-            return try Response.json(Bought(tier: bought.tier, text: bought.text, points: bought.points))
+            return withCookie(token, try Response.json(Bought(tier: bought.tier, text: bought.text, points: bought.points)))
         }
         router.route(.post, "/api/v1/puzzler/levels/{level}/events") { request, context in
             let level = try levelID(context)
             guard Catalogue.level(level).sense == .device else {
                 throw HTTPError(.badRequest, message: "only device levels take a reported list of events; \(level.rawValue) is played on its socket")
             }
-            let (player, _) = try await player(request, context, create: false)
+            let (player, token) = try await player(request, context, create: true)
             let body = try await decode(Events.self, request, context)
             guard body.events.count <= 200 else { throw HTTPError(.contentTooLarge, message: "at most 200 events") }
             guard try await platform.puzzler.state(of: player.id, level: level) != .locked else {
@@ -80,22 +80,22 @@ struct PuzzlerRoutes {
                 reply.opened = try await platform.puzzler.solve(player: player.id, level: level, seconds: seconds).map(\.rawValue)
                 reply.seconds = seconds
             }
-            return try Response.json(reply)
+            return withCookie(token, try Response.json(reply))
         }
         router.route(.post, "/api/v1/puzzler/meteors") { request, context in
-            let (player, _) = try await player(request, context, create: false)
-            return try Response.json(try await platform.puzzler.startRound(player: player.id), status: .created)
+            let (player, token) = try await player(request, context, create: true)
+            return withCookie(token, try Response.json(try await platform.puzzler.startRound(player: player.id), status: .created))
         }
         router.route(.post, "/api/v1/puzzler/meteors/{round}") { request, context in
-            let (player, _) = try await player(request, context, create: false)
+            let (player, token) = try await player(request, context, create: true)
             let round = try context.parameters.require("round")
             let body = try await decode(Caught.self, request, context)
             struct Credited: Encodable { var credited: Int; var points: Int }
             let result = try await answer { try await platform.puzzler.credit(player: player.id, round: round, caught: body.caught) }
-            return try Response.json(Credited(credited: result.credited, points: result.points))
+            return withCookie(token, try Response.json(Credited(credited: result.credited, points: result.points)))
         }
         router.route(.post, "/api/v1/puzzler/pair") { request, context in
-            let (player, _) = try await player(request, context, create: false)
+            let (player, token) = try await player(request, context, create: true)
             let body = try await decode(Pair.self, request, context)
             guard let level = LevelID(rawValue: body.level) else { throw HTTPError(.badRequest, message: PuzzlerError.unknownLevel(body.level).description) }
             guard try await platform.puzzler.state(of: player.id, level: level) != .locked else {
@@ -107,7 +107,7 @@ struct PuzzlerRoutes {
             let room = try await platform.rooms.open(purpose: "puzzler")
             try await platform.puzzler.pair(code: room.code, player: player.id, level: level)
             let url = RoomRoutes(platform: platform).joinURL(code: room.code, purpose: room.purpose, request: request) + "&level=\(level.rawValue)"
-            return try Response.json(Paired(code: room.code, level: level.rawValue, url: url, qr: "/api/v1/rooms/\(room.code)/qr.svg"), status: .created)
+            return withCookie(token, try Response.json(Paired(code: room.code, level: level.rawValue, url: url, qr: "/api/v1/rooms/\(room.code)/qr.svg"), status: .created))
         }
         router.route(.get, "/api/v1/puzzler/pairings/{code}") { _, context in
             let code = try context.parameters.require("code").uppercased()
@@ -191,6 +191,8 @@ struct PuzzlerRoutes {
            let player = try await platform.puzzler.player(deviceToken: token) {
             return (player, nil)
         }
+        // A caller with no player yet becomes a new guest on any route but the level's socket
+        // (an upgrade sets no cookie).
         guard create else { throw HTTPError(.unauthorized, message: "open the game's map first (it makes you a guest player), or sign in") }
         if let wait = platform.stillsLimiter.take("puzzler-guest " + context.client) {
             throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many new players from here; wait a moment")
@@ -218,6 +220,13 @@ struct PuzzlerRoutes {
     func progress(_ player: Player, _ context: AppContext) async throws -> Progress {
         Progress(player: .init(kind: player.userID == nil ? "guest" : "account", name: context.identity?.user.displayName, resumeCode: player.resumeCode),
                  points: player.points, meteors: player.meteors, hintCost: Catalogue.hintCost, levels: try await platform.puzzler.levels(of: player.id))
+    }
+
+    /// `response`, setting the new guest's cookie when there is one.
+    func withCookie(_ token: String?, _ response: Response) -> Response {
+        var response = response
+        if let token { setCookie(&response, token) }
+        return response
     }
 
     func setCookie(_ response: inout Response, _ token: String) {
