@@ -143,4 +143,5 @@ async def main():
         summary["ratio"] = round(best["sentio"] / best["mediapipe"], 2)
     print(json.dumps(summary))
 
-asyncio.run(main())
+if __name__ == "__main__":
+    asyncio.run(main())

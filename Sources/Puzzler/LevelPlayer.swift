@@ -63,8 +63,10 @@ public final class LevelPlayer {
         judge = try Self.judge(for: id)
         switch level.sense {
         case .face:
-            // Two faces may be found, so the level can say there are two.
-            faces = FaceTracker(landmarker: try FaceLandmarker(store: store, pool: .serial), maxFaces: 2)
+            // Two faces may be found, so the level can say there are two. While one is tracked,
+            // detection looks for a second every 10 frames (⅔ s at 15 frames/s), not every 5:
+            // each such frame costs a detection and a second mesh of the tracked face.
+            faces = FaceTracker(landmarker: try FaceLandmarker(store: store, pool: .serial), maxFaces: 2, detectionInterval: 10)
         case .hands:
             hands = HandTracker(landmarker: try HandLandmarker(maxHands: 2, store: store, pool: .serial))
         case .objects:
@@ -136,12 +138,13 @@ public final class LevelPlayer {
 
     private func judgedFrame(_ image: Image, time: Double) throws -> LevelReport {
         guard level.sense.usesCamera else { throw wrong() }
-        let colour = ColourSample(image)
+        // The face levels need the lightness only to explain a missing face: measured lazily.
+        lazy var colour = ColourSample(image)
         switch judge {
         case .face(var j):
             let meshes = try faces!.track(image)
             let signals = meshes.map { FaceSignals($0, imageWidth: image.width, imageHeight: image.height) }
-            let report = j.judge(faces: signals, lightness: colour.lightness, at: time)
+            let report = j.judge(faces: signals, lightness: signals.count == 1 ? nil : colour.lightness, at: time)
             judge = .face(j)
             return report
         case .dark(var j):
