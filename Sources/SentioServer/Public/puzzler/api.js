@@ -67,3 +67,9 @@ export const STAR_PATH = "M50 4 L61.8 37.6 L97.6 38.2 L69.1 59.9 L79.4 94.1 L50 
 export function starSVG(className = "") {
   return `<svg viewBox="0 0 100 100" class="${className}" aria-hidden="true"><path d="${STAR_PATH}"/></svg>`;
 }
+
+/** What each sense plays with, in words ("with …"). */
+export const SENSE_WORDS = {
+  face: "your face", colour: "light and colour", objects: "things you show", hands: "your hand", drawing: "a drawing",
+  sound: "your voice", motion: "moving the device", device: "the device itself", touch: "touch",
+};

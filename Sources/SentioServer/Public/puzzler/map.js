@@ -2,15 +2,11 @@
 // states (open blue, solved yellow, locked dim), a card per star (title, clue, hints, play),
 // points, the resume code and the meteor shower that earns points.
 import { showAccountLink, status } from "/js/account.js";
-import { catalogue, progress, buyHint, resume, loadError, starSVG, APIError } from "/puzzler/api.js";
+import { catalogue, progress, buyHint, resume, loadError, starSVG, APIError, SENSE_WORDS } from "/puzzler/api.js";
 import { MeteorShower } from "/puzzler/meteors.js";
 import { drawSky } from "/puzzler/sky.js";
 
 const $ = (id) => document.getElementById(id);
-export const SENSES = {
-  face: "your face", colour: "light and colour", objects: "things you show", hands: "your hand", drawing: "a drawing",
-  sound: "your voice", motion: "moving the device", device: "the device itself", touch: "touch",
-};
 const TIERS = ["nudge", "method", "answer"];
 
 // For the browser tests: what the map shows.
@@ -122,7 +118,7 @@ function showCard(id) {
   $("card-name").textContent = level.title;
   $("card-state").textContent = s === "solved" && mine.seconds != null ? `solved in ${formatSeconds(mine.seconds)}` : s;
   $("card-state").className = `pz-state ${s}`;
-  $("card-sense").textContent = SENSES[level.sense] ? `with ${SENSES[level.sense]}` : "";
+  $("card-sense").textContent = SENSE_WORDS[level.sense] ? `with ${SENSE_WORDS[level.sense]}` : "";
   $("card-clue").textContent = s === "locked" ? "Locked: solve a neighbouring star to open it." : level.clue || "";
   const hints = $("card-hints");
   hints.innerHTML = "";
