@@ -224,10 +224,10 @@ function drawScores(ctx, d, W, H, unit) {
   ctx.save();
   const bw = 28 * unit, bh = 3 * unit;
   entries.forEach(([label, score], i) => {
-    const x = 3 * unit, y = 4 * unit + i * (bh + 5 * unit);
-    ctx.fillStyle = "rgba(7,10,28,0.7)"; roundRect(ctx, x - unit, y - 4 * unit, bw + 2 * unit, bh + 5.5 * unit, unit); ctx.fill();
+    const x = 3 * unit, y = 7.5 * unit + i * (bh + 8 * unit);
+    ctx.fillStyle = "rgba(7,10,28,0.7)"; roundRect(ctx, x - 1.5 * unit, y - 5 * unit, bw + 3 * unit, bh + 6.5 * unit, unit); ctx.fill();
     ctx.fillStyle = "#fff"; ctx.font = `600 ${Math.round(3 * unit)}px system-ui, sans-serif`; ctx.textBaseline = "bottom";
-    ctx.fillText(`${label} ${Math.round(Number(score) * 100)}%`, x, y - 0.5 * unit);
+    ctx.fillText(`${label} ${Math.round(Number(score) * 100)}%`, x, y - 1 * unit);
     ctx.fillStyle = "rgba(255,255,255,0.15)"; ctx.fillRect(x, y, bw, bh);
     ctx.fillStyle = label === d.want ? "#ffd34d" : "#5fa8ff"; ctx.fillRect(x, y, bw * Math.max(0, Math.min(1, Number(score) || 0)), bh);
   });

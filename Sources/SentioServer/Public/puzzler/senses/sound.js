@@ -67,7 +67,7 @@ export function soundSense(level, view, el) {
       const over = typeof d.threshold === "number" && d.dbfs >= d.threshold;
       meter.classList.toggle("over", over);
       db.textContent = `${Math.round(d.dbfs)} dB`;
-      if (typeof d.heldSeconds === "number" && d.heldSeconds > 0) db.textContent += ` · ${d.heldSeconds.toFixed(1)} s`;
+      if (typeof d.heldSeconds === "number" && d.heldSeconds > 0) db.textContent += `\n${d.heldSeconds.toFixed(1)} s`;
     }
     if (d.heard) heard.textContent = `“${d.heard}”`;
   }

@@ -9,7 +9,7 @@ export function sosSense(level, view, el) {
   let down = 0, lastDetail = null, tape = "";
   el.scene.innerHTML = `<button type="button" class="pz-press" aria-label="Press: short or long">PRESS</button>
     <p class="pz-tape" aria-live="polite"></p><p class="pz-letters" aria-live="polite"></p>
-    <p class="small muted">Short press · long press — hold a little longer for a dash.</p>`;
+    <p class="small muted">A tap is a dot; hold a little longer for a dash.</p>`;
   const button = el.scene.querySelector(".pz-press"), tapeBox = el.scene.querySelector(".pz-tape"), letters = el.scene.querySelector(".pz-letters");
 
   const press = (event) => {
@@ -17,7 +17,7 @@ export function sosSense(level, view, el) {
     if (down) return;
     down = performance.now();
     button.classList.add("down");
-    button.setPointerCapture?.(event.pointerId);
+    try { button.setPointerCapture(event.pointerId); } catch { /* a synthetic or ended pointer */ }
   };
   const release = (event) => {
     event.preventDefault();
@@ -66,7 +66,7 @@ export function drawingSense(level, view, el) {
   }
   pad.addEventListener("pointerdown", (event) => {
     event.preventDefault();
-    pad.setPointerCapture?.(event.pointerId);
+    try { pad.setPointerCapture(event.pointerId); } catch { /* a synthetic or ended pointer */ }
     current = [point(event)];
     strokes.push(current);
     paint();
@@ -107,15 +107,19 @@ export function drawingSense(level, view, el) {
   function reply(r) {
     if (r.type !== "level") return;
     const d = lastDetail = r.detail || {};
-    if (Array.isArray(d.top)) {
-      guesses.innerHTML = "";
-      for (const guess of d.top.slice(0, 3)) {
-        const span = document.createElement("span");
-        span.textContent = `${guess.label} ${Math.round(Number(guess.score) * 100)}%`;
-        guesses.append(span);
-      }
+    guesses.innerHTML = "";
+    if (d.want) {
+      const want = document.createElement("span");
+      want.className = "want";
+      want.textContent = `Draw: ${d.want}`;
+      guesses.append(want);
     }
-    if (d.want) view.chip(`Draw: ${d.want}`);
+    (Array.isArray(d.top) ? d.top.slice(0, 3) : []).forEach((guess, i) => {
+      const span = document.createElement("span");
+      if (i === 0) span.className = "top";
+      span.textContent = `${guess.label} ${Math.round(Number(guess.score) * 100)}%`;
+      guesses.append(span);
+    });
   }
 
   return { start() { view.connect(); }, reply, stop() {}, clear() { strokes = []; paint(); guesses.innerHTML = ""; }, get detail() { return lastDetail; } };
