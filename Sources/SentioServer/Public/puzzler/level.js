@@ -74,9 +74,9 @@ async function main() {
   });
   if (level.sense === "face") {
     $("calibrate").classList.remove("hidden");
-    $("calibrate").addEventListener("click", () => view.send({ type: "calibrate" }));
+    $("calibrate").addEventListener("click", () => view.send({ type: "calibrate" }, { expectReply: false }));
   }
-  $("reset").addEventListener("click", () => { view.send({ type: "reset" }); sense.clear?.(); });
+  $("reset").addEventListener("click", () => { view.send({ type: "reset" }, { expectReply: false }); sense.clear?.(); });
   el.darkButton.addEventListener("click", () => { view.send({ type: "button" }); el.darkButton.classList.add("hidden"); });
   if (sense.needsGesture) {
     const go = () => { $("start").classList.add("hidden"); view.wait("start", null); sense.start(); };
@@ -127,10 +127,10 @@ function showHints() {
   const left = mine.hintsLeft ?? 3 - (mine.hints || []).length;
   const button = $("hint");
   button.classList.toggle("hidden", left <= 0);
-  button.textContent = `${BUY[3 - left] || "Buy a hint"} · 50 ☄`;
-  const poor = (state.progress.points ?? 0) < 50;
+  button.textContent = `${BUY[3 - left] || "Buy a hint"} · ${state.progress.hintCost ?? 50} ☄`;
+  const poor = (state.progress.points ?? 0) < (state.progress.hintCost ?? 50);
   button.disabled = poor;
-  button.title = poor ? "You need 50 points: catch meteors on the star map" : "";
+  button.title = poor ? `You need ${state.progress.hintCost ?? 50} points: catch meteors on the star map` : "";
 }
 
 async function onBuyHint() {

@@ -136,9 +136,9 @@ function showCard(id) {
   const hint = $("card-hint");
   const left = mine.hintsLeft ?? 3 - (mine.hints || []).length;
   hint.classList.toggle("hidden", s === "locked" || left <= 0);
-  hint.disabled = (state.progress.points ?? 0) < 50;
-  hint.title = hint.disabled ? "You need 50 points: catch meteors" : "";
-  hint.textContent = `${["Buy a nudge", "Buy the method", "Buy the answer"][3 - left] || "Buy a hint"} · 50 ☄`;
+  hint.disabled = (state.progress.points ?? 0) < (state.progress.hintCost ?? 50);
+  hint.title = hint.disabled ? `You need ${state.progress.hintCost ?? 50} points: catch meteors` : "";
+  hint.textContent = `${["Buy a nudge", "Buy the method", "Buy the answer"][3 - left] || "Buy a hint"} · ${state.progress.hintCost ?? 50} ☄`;
   const card = $("card");
   card.classList.remove("hidden");
   // Beside the star, inside the sky.

@@ -7,6 +7,8 @@ import { playPath, starSVG } from "/puzzler/api.js";
 
 /** No reply for this long to something sent: the stream is stalled (ms). */
 export const STALL_MS = 2000;
+/** Error codes after which the server closes the socket for good. */
+const FINAL_ERRORS = ["locked", "unavailable"];
 
 export class LevelView {
   /**
@@ -123,6 +125,11 @@ export class LevelView {
     this.log.replies.push(reply);
     if (this.log.replies.length > 300) this.log.replies.shift();
     if (reply.type === "error") {
+      if (FINAL_ERRORS.includes(reply.code)) {
+        // The server will not play this level here (locked, or its models are missing): stop retrying.
+        this.client?.close();
+        this.wait("final", { icon: "✕", text: reply.message || "The server cannot play this level now." });
+      }
       this.say(reply.message || "The server could not use that.", "warn");
       this.onReply(reply);
       return;
@@ -152,7 +159,7 @@ export class LevelView {
  * The success moment: a big star, the time, the levels it opened (links), and the way back.
  * `names`: id → "number · title".
  */
-export function showSolved(reply, names, { back = "/puzzler/", onClose } = {}) {
+export function showSolved(reply, names, { back = "/puzzler/", backLabel = "Back to the star map", note = "", onClose } = {}) {
   document.querySelector(".pz-solved")?.remove();
   const layer = document.createElement("div");
   layer.className = "pz-solved";
@@ -162,7 +169,10 @@ export function showSolved(reply, names, { back = "/puzzler/", onClose } = {}) {
   const seconds = Number(reply.seconds);
   layer.innerHTML = `<div class="pz-solved-card">${starSVG("pz-big-star")}
     <h2 id="solved-title">Solved!</h2><p class="pz-time"></p><p class="pz-opened-title"></p><ul class="pz-opened"></ul>
-    <div class="actions"><a class="button primary" href="${back}">Back to the star map</a><button type="button" class="pz-again">Stay here</button></div></div>`;
+    <p class="pz-note"></p><div class="actions"><a class="button primary" href="#">Back</a><button type="button" class="pz-again">Stay here</button></div></div>`;
+  const link = layer.querySelector("a.button.primary");
+  if (back) { link.href = back; link.textContent = backLabel; } else link.remove();
+  layer.querySelector(".pz-note").textContent = note;
   layer.querySelector(".pz-time").textContent = Number.isFinite(seconds)
     ? `The star lights up after ${seconds < 60 ? `${Math.round(seconds)} s` : `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`}.`
     : "The star lights up.";
@@ -177,7 +187,7 @@ export function showSolved(reply, names, { back = "/puzzler/", onClose } = {}) {
   }
   layer.querySelector(".pz-again").addEventListener("click", () => { layer.remove(); onClose?.(); });
   document.body.append(layer);
-  layer.querySelector(".button.primary").focus();
+  (layer.querySelector("a.button.primary") || layer.querySelector(".pz-again")).focus();
   return layer;
 }
 

@@ -70,6 +70,8 @@ export function deviceSense(level, view, el, { onLacking } = {}) {
     if (wanted.includes("orientation") && screen.orientation) send("orientation", screen.orientation.type, { initial: true });
     if (wanted.includes("audio-outputs") && outputs != null) send("audio-outputs", outputs, { initial: true });
     if (wanted.includes("battery") && battery) send("battery", { charging: battery.charging, level: battery.level }, { initial: true });
+    // Where the browser hides the battery the server takes the headphones twice instead.
+    if (wanted.includes("battery") && !battery) send("battery", "unsupported", { initial: true });
     if (wanted.includes("online") && !offlineLevel) send(navigator.onLine ? "online" : "offline", null, { initial: true });
     if (offlineLevel && recorded.length && navigator.onLine) report();
   }

@@ -64,12 +64,13 @@ export function motionSense(level, view, el, { onNoSensors } = {}) {
       const axis = d.axes?.[id];
       if (!axis) continue;
       const box = el.scene.querySelector(`[data-axis="${id}"]`);
-      const fraction = id === "pitch" ? (Number(axis.quarters) || 0) / 4 : Math.abs(Number(axis.degrees) || 0) / 360;
+      const fraction = typeof axis.progress === "number" ? axis.progress
+        : id === "pitch" ? (Number(axis.quarters) || 0) / 4 : Math.abs(Number(axis.degrees) || 0) / 360;
       const f = axis.done ? 1 : Math.max(0, Math.min(1, fraction));
       const arc = box.querySelector(".arc");
       arc.setAttribute("stroke-dashoffset", String(251.3 * (1 - f)));
       arc.setAttribute("stroke", axis.done ? "#ffd34d" : "#5fa8ff");
-      box.querySelector("text").textContent = axis.done ? "★" : id === "pitch" ? `${Number(axis.quarters) || 0}/4` : `${Math.round(Math.abs(Number(axis.degrees) || 0))}°`;
+      box.querySelector("text").textContent = axis.done ? "★" : `${Math.round(f * 360)}°`;
       box.classList.toggle("done", !!axis.done);
     }
   }

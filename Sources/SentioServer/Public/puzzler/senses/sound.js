@@ -69,7 +69,8 @@ export function soundSense(level, view, el) {
       db.textContent = `${Math.round(d.dbfs)} dB`;
       if (typeof d.heldSeconds === "number" && d.heldSeconds > 0) db.textContent += `\n${d.heldSeconds.toFixed(1)} s`;
     }
-    if (d.heard) heard.textContent = `“${d.heard}”`;
+    if (d.heard === true) heard.textContent = "Heard it!";
+    else if (typeof d.heard === "string" && d.heard) heard.textContent = `“${d.heard}”`;
   }
 
   return { start, reply, stop() { stream?.getTracks().forEach((t) => t.stop()); context?.close(); }, get detail() { return lastDetail; } };

@@ -3,10 +3,10 @@
 // {"type": "drawing", "strokes": [[[x, y], …], …]} in 0…1 of the pad; the server guesses.
 
 /** Presses shorter than this are drawn as a dot (only the drawing here; the server decides). */
-const DOT_MS = 250;
+const DOT_MS = 300;
 
 export function sosSense(level, view, el) {
-  let down = 0, lastDetail = null, tape = "";
+  let down = 0, lastUp = 0, lastDetail = null, tape = "";
   el.scene.innerHTML = `<button type="button" class="pz-press" aria-label="Press: short or long">PRESS</button>
     <p class="pz-tape" aria-live="polite"></p><p class="pz-letters" aria-live="polite"></p>
     <p class="small muted">A tap is a dot; hold a little longer for a dash.</p>`;
@@ -22,12 +22,15 @@ export function sosSense(level, view, el) {
   const release = (event) => {
     event.preventDefault();
     if (!down) return;
-    const ms = Math.round(performance.now() - down);
+    const at = performance.now(), ms = Math.round(at - down);
+    // The pause before this press (the server starts over after a long one).
+    const gapMs = lastUp ? Math.round(down - lastUp) : undefined;
     down = 0;
+    lastUp = at;
     button.classList.remove("down");
     tape = (tape + (ms < DOT_MS ? "·" : "—")).slice(-24);
     tapeBox.textContent = tape;
-    view.send({ type: "press", ms });
+    view.send({ type: "press", ms, gapMs });
   };
   button.addEventListener("pointerdown", press);
   button.addEventListener("pointerup", release);
@@ -48,7 +51,7 @@ export function sosSense(level, view, el) {
     } else if (typeof d.presses === "string") { tape = d.presses.replaceAll(".", "·").replaceAll("-", "—"); tapeBox.textContent = tape; }
   }
 
-  return { start() { view.connect(); }, reply, stop() {}, clear() { tape = ""; tapeBox.textContent = ""; letters.textContent = ""; }, get detail() { return lastDetail; } };
+  return { start() { view.connect(); }, reply, stop() {}, clear() { tape = ""; lastUp = 0; tapeBox.textContent = ""; letters.textContent = ""; }, get detail() { return lastDetail; } };
 }
 
 export function drawingSense(level, view, el) {
@@ -82,7 +85,7 @@ export function drawingSense(level, view, el) {
   pad.addEventListener("pointerup", end);
   pad.addEventListener("pointercancel", end);
   el.scene.querySelector(".pz-undo").addEventListener("click", () => { strokes.pop(); paint(); submit(); });
-  el.scene.querySelector(".pz-clear").addEventListener("click", () => { strokes = []; paint(); guesses.innerHTML = ""; view.send({ type: "reset" }); });
+  el.scene.querySelector(".pz-clear").addEventListener("click", () => { strokes = []; paint(); guesses.innerHTML = ""; view.send({ type: "reset" }, { expectReply: false }); });
 
   function submit() {
     if (strokes.length) view.send({ type: "drawing", strokes });
