@@ -23,6 +23,9 @@ export class MeteorShower {
     if (this.running) return;
     this.running = true;
     this.build();
+    // On a phone the button is below the map: bring the sky into view.
+    const box = this.host.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > innerHeight) this.host.scrollIntoView({ block: "center", behavior: "smooth" });
     this.banner("Meteors incoming…");
     this.onStatus("Tap or click the meteors as they fall.");
     await this.newRound();
@@ -36,7 +39,7 @@ export class MeteorShower {
     layer.innerHTML = `<canvas aria-label="Meteor shower: tap the meteors"></canvas>
       <div class="hud" aria-live="off"><span class="pz-caught">Caught 0</span><span class="pz-round"></span></div>
       <p class="pz-banner"></p>
-      <button type="button" class="primary pz-stop">Stop and bank my points</button>`;
+      <button type="button" class="primary pz-stop">Stop · bank my points</button>`;
     layer.addEventListener("click", (event) => event.stopPropagation());
     this.host.append(layer);
     this.layer = layer;

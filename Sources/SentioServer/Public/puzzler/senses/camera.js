@@ -118,7 +118,7 @@ export function cameraSense(level, view, el) {
     if (d.scores) drawScores(ctx, d, W, H, unit);
     // The hold timer: for face levels only while exactly one face is in view.
     const held = Number(d.heldSeconds), need = Number(d.needSeconds);
-    if (Number.isFinite(held) && Number.isFinite(need) && need > 0 && !d.window && (!isFace || d.faces === 1)) {
+    if (Number.isFinite(held) && Number.isFinite(need) && need > 0 && (held > 0 || d.holding) && !d.window && (!isFace || d.faces === 1)) {
       drawTimer(ctx, W / 2, 13 * unit, 9 * unit, held, need, ratio);
     }
   }
