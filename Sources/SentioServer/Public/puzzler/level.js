@@ -178,6 +178,12 @@ async function onPair() {
   $("pair-link").href = url;
   $("pair-link").textContent = url;
   status($("pair-status"), "Scan the code with your phone's camera, or open the link on it.");
+  // From now on the phone plays: this page shows its replies, not its own capture's.
+  state.sense?.stop();
+  state.view.detach();
+  state.view.wait("start", null);
+  $("start").classList.add("hidden");
+  state.phoneSeen = false;
   watchRoom(room.code);
 }
 
@@ -192,8 +198,8 @@ function watchRoom(code, retry = 0) {
       if (message.event === "joined") status($("pair-status"), "Your phone joined: play on it, this screen follows.", "ok");
       else if (message.event === "left") status($("pair-status"), "The phone left. Open the link on it again to carry on.", "warn");
     } else if (message.type === "level" && (!message.level || message.level === state.level.id)) {
+      if (!state.phoneSeen) { state.phoneSeen = true; status($("pair-status"), "Your phone is playing: this screen follows it.", "ok"); }
       state.view.receive(message);
-      state.view.pendingSince = 0;
     }
   });
   socket.addEventListener("close", (event) => {

@@ -149,6 +149,15 @@ export class LevelView {
     } else if (reply.phase !== "solved") this.solved = false;
   }
 
+  /** Stops this page's own socket (a paired phone plays instead; its replies come through `receive`). */
+  detach() {
+    this.client?.close();
+    this.client = null;
+    this.pendingSince = 0;
+    for (const reason of ["socket", "stall", "final"]) this.waits.delete(reason);
+    this.wait("socket", null);
+  }
+
   close() {
     clearInterval(this.watchdog);
     this.client?.close();

@@ -25,6 +25,7 @@ export function deviceSense(level, view, el, { onLacking } = {}) {
   let recorded = [];
   try { recorded = JSON.parse(localStorage.getItem(STORE) || "[]"); } catch { recorded = []; }
 
+  el.stage.classList.add("pz-auto");
   el.scene.innerHTML = `<ul class="pz-steps" aria-label="Steps"></ul><p class="small muted pz-now" aria-live="polite"></p>`;
   const stepsList = el.scene.querySelector(".pz-steps"), now = el.scene.querySelector(".pz-now");
 
