@@ -43,7 +43,11 @@ export class LevelView {
     this.client = new StreamClient(playPath(this.level.id, { room: this.room, rate }), {
       onMessage: (reply) => this.receive(reply),
       onState: (s, detail) => {
-        if (s === "open") { this.wait("socket", null); this.opened?.(); }
+        if (s === "open") {
+          this.wait("socket", null);
+          if (!this.log.replies.length && this.el.message.textContent.startsWith("Connecting")) this.say("");
+          this.opened?.();
+        }
         else if (s === "reconnecting") this.wait("socket", navigator.onLine === false && this.offlineOK ? null : { icon: "⟳", text: `Reconnecting to the level… (${detail})` });
         else if (s === "connecting" && !this.log.replies.length) this.say("Connecting to the level…");
       },
@@ -69,7 +73,7 @@ export class LevelView {
     const stalled = this.pendingSince && performance.now() - this.pendingSince > STALL_MS && this.client?.isOpen;
     if (stalled && !this.waits.has("stall")) {
       this.log.stalls += 1;
-      this.wait("stall", { icon: "⏳", text: "The server has not answered for 2 seconds. Waiting for it…" });
+      this.wait("stall", { icon: "◷", text: "The server has not answered for 2 seconds. Waiting for it…" });
     } else if (!stalled && this.waits.has("stall")) this.wait("stall", null);
   }
 

@@ -75,6 +75,7 @@ export function deviceSense(level, view, el, { onLacking } = {}) {
     if (wanted.includes("battery") && !battery) send("battery", "unsupported", { initial: true });
     if (wanted.includes("online") && !offlineLevel) send(navigator.onLine ? "online" : "offline", null, { initial: true });
     if (offlineLevel && recorded.length && navigator.onLine) report();
+    else if (offlineLevel && !replied) view.say("Ready. Go offline when you like: this page keeps listening.");
   }
 
   async function start() {
@@ -172,5 +173,12 @@ export function deviceSense(level, view, el, { onLacking } = {}) {
     if (Array.isArray(d.steps)) showSteps(d.steps);
   }
 
-  return { start, reply, stop() {}, get detail() { return lastDetail; }, get recorded() { return recorded; } };
+  function clear() {
+    recorded = [];
+    replied = false;
+    try { localStorage.removeItem(STORE); } catch { /* private mode */ }
+    showSteps(null);
+  }
+
+  return { start, reply, clear, stop() {}, get detail() { return lastDetail; }, get recorded() { return recorded; } };
 }

@@ -11,17 +11,17 @@ export function soundSense(level, view, el) {
 
   async function start() {
     if (!window.isSecureContext || !navigator.mediaDevices?.getUserMedia) {
-      view.wait("microphone", { icon: "🎙", text: "The microphone needs a secure page: open the https:// address." });
+      view.wait("microphone", { icon: "♪", text: "The microphone needs a secure page: open the https:// address." });
       return;
     }
-    view.wait("microphone", { icon: "🎙", text: "Starting the microphone… Allow it when the browser asks." });
+    view.wait("microphone", { icon: "♪", text: "Starting the microphone… Allow it when the browser asks." });
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: { autoGainControl: false, noiseSuppression: false, echoCancellation: false, channelCount: 1 }, video: false });
     } catch (error) {
       const text = error.name === "NotAllowedError"
         ? "Microphone permission was refused. Allow the microphone for this site in the browser's settings, then try again."
         : error.name === "NotFoundError" ? "No microphone was found on this device." : `The microphone could not start: ${error.message}`;
-      view.wait("microphone", { icon: "🎙", text, actions: [actionButton("Try again", start, true)] });
+      view.wait("microphone", { icon: "♪", text, actions: [actionButton("Try again", start, true)] });
       return;
     }
     context = new AudioContext();
@@ -55,7 +55,7 @@ export function soundSense(level, view, el) {
     }
     view.wait("microphone", null);
     view.connect({ rate });
-    stream.getAudioTracks()[0]?.addEventListener("ended", () => view.wait("microphone", { icon: "🎙", text: "The microphone stopped. Reload the page to start it again." }));
+    stream.getAudioTracks()[0]?.addEventListener("ended", () => view.wait("microphone", { icon: "♪", text: "The microphone stopped. Reload the page to start it again." }));
   }
 
   function reply(r) {
