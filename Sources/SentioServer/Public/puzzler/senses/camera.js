@@ -86,14 +86,16 @@ export function cameraSense(level, view, el) {
       const g = Math.round(Math.max(0, Math.min(255, d.grey)));
       document.body.classList.add("pz-grey");
       document.body.style.backgroundColor = `rgb(${g} ${g} ${g})`;
+      // The title sits on the grey itself: dark letters on a light grey.
+      document.body.classList.toggle("pz-grey-light", g > 120);
     }
     const button = el.darkButton;
     if (d.button && button.classList.contains("hidden")) {
       button.classList.remove("hidden");
     } else if (!d.button) button.classList.add("hidden");
     if (typeof d.lightness === "number") {
-      const t = typeof d.threshold === "number" ? ` (dark enough below ${Math.round(d.threshold)})` : "";
-      view.chip(`Lightness ${Math.round(d.lightness)}${t}`);
+      const t = typeof d.threshold === "number" ? ` · need under ${Math.round(d.threshold)}` : "";
+      view.chip(`Light ${Math.round(d.lightness)}${t}`);
     }
   }
 
