@@ -66,7 +66,7 @@ export function soundSense(level, view, el) {
       meter.style.setProperty("--s", String(0.25 + 0.75 * v));
       const over = typeof d.threshold === "number" && d.dbfs >= d.threshold;
       meter.classList.toggle("over", over);
-      db.textContent = `${Math.round(d.dbfs)} dB`;
+      db.textContent = d.dbfs < -90 ? "silence" : `${Math.round(d.dbfs)} dB`;
       if (typeof d.heldSeconds === "number" && d.heldSeconds > 0) db.textContent += `\n${d.heldSeconds.toFixed(1)} s`;
     }
     if (d.heard === true) heard.textContent = "Heard it!";
