@@ -64,7 +64,8 @@ async function main() {
     onSolved: (reply) => {
       state.solvedShown += 1;
       mine.state = "solved";
-      showSolved(reply, names);
+      el.darkButton.classList.add("hidden");
+      showSolved(reply, names, { onClose: () => { view.resume(); state.sense?.clear?.(); } });
     },
   });
   if (level.sense !== "face" && !["colour", "objects", "hands"].includes(level.sense)) el.stage.classList.add("pz-short");

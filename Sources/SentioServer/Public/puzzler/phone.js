@@ -51,7 +51,8 @@ async function main() {
     room,
     offlineOK: level.id === "offline",
     onReply: (reply) => { state.sense?.reply(reply); $("reset").disabled = false; },
-    onSolved: (reply) => showSolved(reply, new Map(), { back: null, note: "Well done! The computer's screen shows the star lighting up." }),
+    onSolved: (reply) => showSolved(reply, new Map(), { back: null, note: "Well done! The computer's screen shows the star lighting up.",
+                                                        onClose: () => { view.resume(); state.sense?.clear?.(); } }),
   });
   const sense = state.sense = createSense(level, view, el, {
     onLacking: (what) => {

@@ -27,6 +27,8 @@ export class LevelView {
     this.pendingSince = 0;
     this.phase = null;
     this.solved = false;
+    /** After a solve the capture rests until the player chooses to play again (resume()). */
+    this.paused = false;
     this.waits = new Map(); // reason → {text, icon, actions}; the first shown
     // For the browser tests: every reply and what was sent.
     this.log = { replies: [], sent: { binary: 0, text: [] }, stalls: 0 };
@@ -59,7 +61,7 @@ export class LevelView {
 
   /** Sends a frame, audio chunk (binary) or message; false when not connected. */
   send(data, { expectReply = true } = {}) {
-    if (!this.client) return false;
+    if (!this.client || this.paused) return false;
     const binary = data instanceof Blob || data instanceof ArrayBuffer;
     const ok = this.client.send(data);
     if (!ok) return false;
@@ -139,6 +141,8 @@ export class LevelView {
       return;
     }
     if (reply.type !== "level") return;
+    // Replies to what was in flight when the level was solved change nothing.
+    if (this.paused) return;
     this.phase = reply.phase;
     this.progress(reply.progress);
     const tone = reply.phase === "solved" ? "ok" : "";
@@ -149,8 +153,17 @@ export class LevelView {
     this.onReply(reply);
     if (reply.phase === "solved" && !this.solved) {
       this.solved = true;
+      this.paused = true;
       this.onSolved(reply);
-    } else if (reply.phase !== "solved") this.solved = false;
+    }
+  }
+
+  /** Plays the level again after a solve: the server starts it over. */
+  resume() {
+    this.paused = false;
+    this.solved = false;
+    this.progress(0);
+    this.send({ type: "reset" }, { expectReply: false });
   }
 
   /** Stops this page's own socket (a paired phone plays instead; its replies come through `receive`). */
@@ -182,7 +195,7 @@ export function showSolved(reply, names, { back = "/puzzler/", backLabel = "Back
   const seconds = Number(reply.seconds);
   layer.innerHTML = `<div class="pz-solved-card">${starSVG("pz-big-star")}
     <h2 id="solved-title">Solved!</h2><p class="pz-time"></p><p class="pz-opened-title"></p><ul class="pz-opened"></ul>
-    <p class="pz-note"></p><div class="actions"><a class="button primary" href="#">Back</a><button type="button" class="pz-again">Stay here</button></div></div>`;
+    <p class="pz-note"></p><div class="actions"><a class="button primary" href="#">Back</a><button type="button" class="pz-again">Play it again</button></div></div>`;
   const link = layer.querySelector("a.button.primary");
   if (back) { link.href = back; link.textContent = backLabel; } else link.remove();
   layer.querySelector(".pz-note").textContent = note;
@@ -199,6 +212,7 @@ export function showSolved(reply, names, { back = "/puzzler/", backLabel = "Back
     layer.querySelector(".pz-opened").append(li);
   }
   layer.querySelector(".pz-again").addEventListener("click", () => { layer.remove(); onClose?.(); });
+  layer.addEventListener("keydown", (event) => { if (event.key === "Escape") { layer.remove(); onClose?.(); } });
   document.body.append(layer);
   (layer.querySelector("a.button.primary") || layer.querySelector(".pz-again")).focus();
   return layer;

@@ -43,6 +43,7 @@ export function cameraSense(level, view, el) {
       if (running && !inFlight) timer = setTimeout(next, 100);
       return;
     }
+    if (view.paused) { timer = setTimeout(next, 300); return; }
     const wait = FRAME_MS - (performance.now() - lastSent);
     if (wait > 0) { timer = setTimeout(next, wait); return; }
     inFlight = true;
@@ -90,7 +91,7 @@ export function cameraSense(level, view, el) {
       document.body.classList.toggle("pz-grey-light", g > 120);
     }
     const button = el.darkButton;
-    if (d.button && button.classList.contains("hidden")) {
+    if (d.button && !view.paused && button.classList.contains("hidden")) {
       button.classList.remove("hidden");
     } else if (!d.button) button.classList.add("hidden");
     if (typeof d.lightness === "number") {
