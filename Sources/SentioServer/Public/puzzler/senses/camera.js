@@ -75,6 +75,11 @@ export function cameraSense(level, view, el) {
         view.chip(d.faces === 0 ? "No face in view: look into the camera" : "", "warn");
       }
       if (darkLevel) darkReply(d);
+      // The colour's name beside its swatch (for players who do not tell those colours apart).
+      if (Array.isArray(d.swatches)) {
+        const current = d.swatches[d.current] || d.swatches.find((s) => !s.done);
+        view.chip(current?.name ? `Colour: ${current.name}` : "");
+      }
       if (level.sense === "objects" || level.sense === "hands") objectsReply(d);
     }
     // Next frame now (the reply answered the one in flight).
@@ -168,7 +173,8 @@ function drawNose(ctx, d, W, H, unit, now) {
     ctx.restore();
   });
   if (d.cursor) {
-    const x = d.cursor.x * W, y = d.cursor.y * H;
+    // Kept whole inside the view even when the cursor is at an edge.
+    const m = 2.2 * unit, x = Math.min(W - m, Math.max(m, d.cursor.x * W)), y = Math.min(H - m, Math.max(m, d.cursor.y * H));
     ctx.save();
     ctx.strokeStyle = "#fff"; ctx.lineWidth = 0.5 * unit;
     ctx.fillStyle = "#ff6b7a"; ctx.shadowColor = "#ff6b7a"; ctx.shadowBlur = 2 * unit;
