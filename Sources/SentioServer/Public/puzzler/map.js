@@ -91,7 +91,6 @@ function render() {
     button.style.left = `${x * 100}%`;
     button.style.top = `${y * 100}%`;
     button.dataset.level = level.id;
-    button.setAttribute("role", "listitem");
     button.setAttribute("aria-label", `Level ${level.number}: ${level.title}, ${s}`);
     button.innerHTML = `<span class="pz-glyph">${starSVG()}</span><span class="pz-num">${Number(level.number) || ""}</span><span class="pz-label"></span>`;
     button.querySelector(".pz-label").textContent = `${level.number} · ${level.title}`;

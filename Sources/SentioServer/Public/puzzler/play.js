@@ -163,6 +163,8 @@ export class LevelView {
     this.paused = false;
     this.solved = false;
     this.progress(0);
+    this.say("Once more, from the start.");
+    this.chip("");
     this.send({ type: "reset" }, { expectReply: false });
   }
 

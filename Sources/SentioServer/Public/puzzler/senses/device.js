@@ -48,9 +48,12 @@ export function deviceSense(level, view, el, { onLacking } = {}) {
 
   function flushQueue() { while (queue.length && view.isOpen) view.send(queue.shift()); }
 
+  let labelled = false;
   async function countOutputs() {
     try {
       const devices = await navigator.mediaDevices.enumerateDevices();
+      // Labels show that the browser lists every device (a media permission was given).
+      labelled = devices.some((d) => d.label);
       return devices.filter((d) => d.kind === "audiooutput").length;
     } catch { return null; }
   }
@@ -98,7 +101,7 @@ export function deviceSense(level, view, el, { onLacking } = {}) {
         } catch { ask.textContent = "Not allowed: the count may stay at one"; ask.disabled = true; }
       });
       ask.classList.add("pz-ask");
-      el.scene.append(ask);
+      if (!labelled) el.scene.append(ask);
     }
     if (wanted.includes("battery") && has.battery) {
       try {
