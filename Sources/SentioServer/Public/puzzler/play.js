@@ -93,6 +93,8 @@ export class LevelView {
     const first = this.waits.values().next().value;
     box.innerHTML = "";
     box.classList.toggle("hidden", !first);
+    // The chip would show through the waiting message: one thing at a time.
+    this.el.chip?.classList.toggle("hidden", !!first);
     if (!first) return;
     box.dataset.reason = this.waits.keys().next().value;
     if (first.icon) { const icon = document.createElement("div"); icon.className = "pz-wait-icon"; icon.setAttribute("aria-hidden", "true"); icon.textContent = first.icon; box.append(icon); }
