@@ -115,6 +115,7 @@ export class LevelView {
     if (!this.el.chip) return;
     this.el.chip.textContent = text || "";
     this.el.chip.className = `pz-chip ${tone}`.trim();
+    if (this.waits.size) this.el.chip.classList.add("hidden");
   }
 
   progress(value) {
