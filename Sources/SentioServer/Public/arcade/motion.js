@@ -17,6 +17,17 @@ export async function askMotionPermission() {
   return "granted";
 }
 
+/** One devicemotion event as the motion stream's sample (docs/play.md); also the Puzzler's. */
+export function motionSample(event) {
+  const a = event.accelerationIncludingGravity, r = event.rotationRate;
+  return {
+    t: event.timeStamp,
+    accelerationIncludingGravity: a ? { x: a.x, y: a.y, z: a.z } : null,
+    rotationRate: r ? { alpha: r.alpha, beta: r.beta, gamma: r.gamma } : null,
+    screen: screen.orientation ? screen.orientation.angle : 0,
+  };
+}
+
 export class MotionSender {
   /** `path`: the motion stream's address (with ?room=CODE when paired). */
   constructor(path, { onReply, onState = () => {} }) {
@@ -30,13 +41,7 @@ export class MotionSender {
 
   send(event) {
     this.events += 1;
-    const a = event.accelerationIncludingGravity, r = event.rotationRate;
-    const sample = {
-      t: event.timeStamp,
-      accelerationIncludingGravity: a ? { x: a.x, y: a.y, z: a.z } : null,
-      rotationRate: r ? { alpha: r.alpha, beta: r.beta, gamma: r.gamma } : null,
-      screen: screen.orientation ? screen.orientation.angle : 0,
-    };
+    const sample = motionSample(event);
     const sentAt = performance.timeOrigin + event.timeStamp;
     const message = { samples: [sample], sentAt };
     if (this.mark) { message.mark = this.mark; this.mark = null; }
