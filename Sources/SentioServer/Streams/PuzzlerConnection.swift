@@ -158,6 +158,17 @@ struct PuzzlerConnection {
         }
         platform.metrics.streamOpened("puzzler")
         defer { platform.metrics.streamClosed("puzzler") }
+        // A paired phone's arrival and departure, for the desktop following the room (as the
+        // motion stream's phones say theirs).
+        if let room, let json = try? JSON.string(RoomEvent(event: "joined", stream: "puzzler", controller: level.rawValue)) {
+            await platform.hub.publish(room: room, json: json)
+        }
+        defer {
+            if let room, let json = try? JSON.string(RoomEvent(event: "left", stream: "puzzler", controller: level.rawValue)) {
+                let hub = platform.hub
+                Task { await hub.publish(room: room, json: json) }
+            }
+        }
         let started = ContinuousClock.now
         let mailbox = FrameMailbox<(ByteBuffer, Int, Double, ContinuousClock.Instant)>()
         let solvedAt = SolveRecord()

@@ -73,9 +73,13 @@ export function deviceSense(level, view, el, { onLacking } = {}) {
     if (wanted.includes("color-scheme") && dark) send("color-scheme", dark.matches ? "dark" : "light", { initial: true });
     if (wanted.includes("orientation") && screen.orientation) send("orientation", screen.orientation.type, { initial: true });
     if (wanted.includes("audio-outputs") && outputs != null) send("audio-outputs", outputs, { initial: true });
-    if (wanted.includes("battery") && battery) send("battery", { charging: battery.charging, level: battery.level }, { initial: true });
-    // Where the browser hides the battery the server takes the headphones twice instead.
-    if (wanted.includes("battery") && !battery) send("battery", "unsupported", { initial: true });
+    // A computer without a battery reports one that is full and charging forever (the Battery
+    // Status spec's default: charging, level 1, chargingTime 0, dischargingTime Infinity): the
+    // charger cannot be seen there, so it counts as hidden too.
+    const noBattery = battery && battery.charging && battery.level === 1 && battery.chargingTime === 0 && battery.dischargingTime === Infinity;
+    if (wanted.includes("battery") && battery && !noBattery) send("battery", { charging: battery.charging, level: battery.level }, { initial: true });
+    // Where the browser hides the battery (or there is none) the server takes the headphones twice instead.
+    if (wanted.includes("battery") && (!battery || noBattery)) send("battery", "unsupported", { initial: true });
     if (wanted.includes("online") && !offlineLevel) send(navigator.onLine ? "online" : "offline", null, { initial: true });
     if (offlineLevel && recorded.length && navigator.onLine) report();
     else if (offlineLevel && !replied) view.say("Ready. Go offline when you like: this page keeps listening.");
