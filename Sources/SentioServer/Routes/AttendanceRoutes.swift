@@ -181,23 +181,15 @@ struct AttendanceRoutes {
     }
 
     func upgradeSlot(_ context: AppContext) throws -> RouterShouldUpgrade {
-        if let refusal = platform.streamSlots.refusal(client: context.client) {
-            platform.metrics.streamRefused(reason: refusal.reason)
-            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: refusal.message)
-        }
-        return .upgrade([:])
+        try platform.streamSlots.admit(client: context.client, metrics: platform.metrics)
     }
 
     func runKiosk(_ mode: KioskConnection.Mode, _ me: Identity, _ context: AppContext,
                   _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
-        guard platform.streamSlots.open(client: context.client) else {
-            try await outbound.writeTextMessage(try JSON.string(StreamError("too_many_streams", "the server is at its stream limit; try again shortly")))
-            try await outbound.close(.unknown(1013), reason: "stream limit")
-            return
-        }
+        guard try await platform.streamSlots.open(client: context.client, outbound: outbound) else { return }
         defer { platform.streamSlots.close(client: context.client) }
-        platform.metrics.streamOpened(.faces)
-        defer { platform.metrics.streamClosed(.faces) }
+        platform.metrics.streamOpened("kiosk")
+        defer { platform.metrics.streamClosed("kiosk") }
         do {
             try await KioskConnection(mode: mode, platform: platform, session: me.tokenHash, user: me.user.id).run(inbound: inbound, outbound: outbound)
         } catch is CancellationError {

@@ -134,18 +134,10 @@ struct PuzzlerRoutes {
                 throw HTTPError(.badRequest, message: "rate is the audio's sample rate, 8000…96000")
             }
             _ = try await playingPlayer(request, context, room: query["room"])
-            if let refusal = platform.streamSlots.refusal(client: context.client) {
-                platform.metrics.streamRefused(reason: refusal.reason)
-                throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: refusal.message)
-            }
-            return .upgrade([:])
+            return try platform.streamSlots.admit(client: context.client, metrics: platform.metrics)
         } onUpgrade: { inbound, outbound, context in
             let client = context.requestContext.client
-            guard platform.streamSlots.open(client: client) else {
-                try await outbound.writeTextMessage(try JSON.string(StreamError("too_many_streams", "the server is at its stream limit; try again shortly")))
-                try await outbound.close(.unknown(1013), reason: "stream limit")
-                return
-            }
+            guard try await platform.streamSlots.open(client: client, outbound: outbound) else { return }
             defer { platform.streamSlots.close(client: client) }
             let query = Dictionary(context.request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { $1 })
             let level = try levelID(context.requestContext)

@@ -19,18 +19,10 @@ struct StreamRoutes {
                 } catch let error as StreamError {
                     throw HTTPError(.badRequest, message: error.message)
                 }
-                if let refusal = platform.streamSlots.refusal(client: context.client) {
-                    platform.metrics.streamRefused(reason: refusal.reason)
-                    throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: refusal.message)
-                }
-                return .upgrade([:])
+                return try platform.streamSlots.admit(client: context.client, metrics: platform.metrics)
             } onUpgrade: { inbound, outbound, context in
                 let client = context.requestContext.client
-                guard platform.streamSlots.open(client: client) else {
-                    try await outbound.writeTextMessage(try JSON.string(StreamError("too_many_streams", "the server is at its stream limit; try again shortly")))
-                    try await outbound.close(.unknown(1013), reason: "stream limit")
-                    return
-                }
+                guard try await platform.streamSlots.open(client: client, outbound: outbound) else { return }
                 defer { platform.streamSlots.close(client: client) }
                 let query = Dictionary(context.request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { $1 })
                 let options = try StreamOptions(query: query)
@@ -81,6 +73,28 @@ final class StreamSlots: @unchecked Sendable {
             perClient[client, default: 0] += 1
             return true
         }
+    }
+
+    /// An upgrade's answer: refused with 503 and Retry-After when the server or the client is
+    /// at its limit (counted in the metrics), else go ahead.
+    func admit(client: String, metrics: ServerMetrics) throws -> RouterShouldUpgrade {
+        if let refusal = refusal(client: client) {
+            metrics.streamRefused(reason: refusal.reason)
+            throw HTTPError(.serviceUnavailable, headers: [.retryAfter: "5"], message: refusal.message)
+        }
+        return .upgrade([:])
+    }
+
+    /// Takes a slot for an upgraded socket; when the limit was reached since the upgrade was
+    /// admitted, tells the socket so, closes it and answers false. A true answer is closed
+    /// with ``close(client:)``.
+    func open(client: String, outbound: WebSocketOutboundWriter) async throws -> Bool {
+        guard open(client: client) else {
+            try await outbound.writeTextMessage(try JSON.string(StreamError("too_many_streams", "the server is at its stream limit; try again shortly")))
+            try await outbound.close(.unknown(1013), reason: "stream limit")
+            return false
+        }
+        return true
     }
 
     func close(client: String) {

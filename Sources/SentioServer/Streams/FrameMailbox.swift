@@ -1,4 +1,6 @@
 import Foundation
+import HummingbirdWebSocket
+import NIOCore
 
 /// A one-slot mailbox between a connection's reader and its worker: the newest frame wins.
 ///
@@ -60,5 +62,55 @@ final class FrameMailbox<Frame: Sendable>: @unchecked Sendable {
         self.taker = nil
         lock.unlock()
         taker?.resume(returning: nil)
+    }
+}
+
+/// A camera frame off a socket, waiting for its stream's worker.
+struct PendingFrame: Sendable {
+    var bytes: ByteBuffer
+    /// The binary message's number on the connection, from 1 (dropped frames included).
+    var number: Int
+    /// Seconds since the connection began, when it arrived.
+    var time: Double
+    var received: ContinuousClock.Instant
+}
+
+/// The loop every image socket runs (the streams, the attendance kiosk, a puzzle level): a
+/// reader takes messages off the socket — binary ones into a one-slot mailbox, the newest
+/// winning (or to `binary` when it takes them itself), text ones to `text` in order — and a
+/// worker hands each waiting frame to `frame` with the count dropped so far. Returns when the
+/// socket has closed and the worker has finished.
+func pumpFrames(inbound: WebSocketInboundStream, maxMessageBytes: Int, onDrop: @escaping @Sendable () -> Void,
+                binary: (@Sendable (ByteBuffer, Int, ContinuousClock.Instant) async throws -> Void)? = nil,
+                text: @escaping @Sendable (String) async throws -> Void,
+                frame: @escaping @Sendable (PendingFrame, Int) async throws -> Void) async throws {
+    let mailbox = FrameMailbox<PendingFrame>()
+    let started = ContinuousClock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask {
+            while let pending = await mailbox.take() { try await frame(pending, mailbox.dropped) }
+        }
+        var number = 0
+        do {
+            for try await message in inbound.messages(maxSize: maxMessageBytes) {
+                let now = ContinuousClock.now
+                switch message {
+                case .binary(let bytes):
+                    number += 1
+                    if let binary {
+                        try await binary(bytes, number, now)
+                    } else if mailbox.put(PendingFrame(bytes: bytes, number: number, time: (now - started).milliseconds / 1000, received: now)) {
+                        onDrop()
+                    }
+                case .text(let message):
+                    try await text(message)
+                }
+            }
+        } catch {
+            mailbox.close()
+            throw error
+        }
+        mailbox.close()
+        try await group.waitForAll()
     }
 }

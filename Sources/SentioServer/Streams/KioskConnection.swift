@@ -48,34 +48,12 @@ struct KioskConnection {
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let worker = try KioskWorker(store: platform.perception.store, thread: platform.perception.threads.nextThread(), limits: platform.limits)
-        let mailbox = FrameMailbox<(ByteBuffer, Int, Double, ContinuousClock.Instant)>()
-        let started = ContinuousClock.now
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                while let (bytes, frame, time, received) = await mailbox.take() {
-                    let result = await worker.handle(bytes, frame: frame, time: time, received: received)
-                    try await outbound.writeTextMessage(result.json)
-                    if let ended = result.ended { try await finish(ended, worker: worker, outbound: outbound) }
-                }
-            }
-            var frame = 0
-            do {
-                for try await message in inbound.messages(maxSize: platform.limits.maxFrameBytes) {
-                    switch message {
-                    case .binary(let bytes):
-                        frame += 1
-                        let now = ContinuousClock.now
-                        if mailbox.put((bytes, frame, (now - started).milliseconds / 1000, now)) { platform.metrics.frameDropped(.faces) }
-                    case .text(let text):
-                        try await control(text, worker: worker, outbound: outbound)
-                    }
-                }
-            } catch {
-                mailbox.close()
-                throw error
-            }
-            mailbox.close()
-            try await group.waitForAll()
+        let metrics = platform.metrics
+        try await pumpFrames(inbound: inbound, maxMessageBytes: platform.limits.maxFrameBytes, onDrop: { metrics.frameDropped("kiosk") },
+                             text: { try await control($0, worker: worker, outbound: outbound) }) { pending, _ in
+            let result = await worker.handle(pending.bytes, frame: pending.number, time: pending.time, received: pending.received)
+            try await outbound.writeTextMessage(result.json)
+            if let ended = result.ended { try await finish(ended, worker: worker, outbound: outbound) }
         }
     }
 

@@ -170,57 +170,39 @@ struct PuzzlerConnection {
             }
         }
         let started = ContinuousClock.now
-        let mailbox = FrameMailbox<(ByteBuffer, Int, Double, ContinuousClock.Instant)>()
         let solvedAt = SolveRecord()
         let sense = Catalogue.level(level).sense
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                while let (bytes, number, time, received) = await mailbox.take() {
-                    do {
-                        let judged = try await worker.frame(bytes, number: number, time: time, received: received)
-                        try await deliver(judged, frame: number, dropped: mailbox.dropped, sentAt: nil, started: started, solved: solvedAt, outbound: outbound)
-                    } catch {
-                        try await outbound.writeTextMessage(try JSON.string(Self.streamError(error, frame: number)))
-                    }
-                }
-            }
-            var chunks = 0
+        let metrics = platform.metrics, level = self.level
+        // Camera frames through the mailbox (a player's face now, not a backlog of it); audio
+        // chunks judged in order as they come (loudness must not lose a window).
+        let judgeBinary: @Sendable (ByteBuffer, Int, ContinuousClock.Instant) async throws -> Void = { bytes, number, received in
             do {
-                for try await message in inbound.messages(maxSize: platform.limits.maxFrameBytes) {
-                    let received = ContinuousClock.now
-                    switch message {
-                    case .binary(let bytes):
-                        chunks += 1
-                        if sense.usesCamera {
-                            if mailbox.put((bytes, chunks, (received - started).milliseconds / 1000, received)) { platform.metrics.frameDropped("puzzler") }
-                        } else if sense == .sound {
-                            do {
-                                let judged = try await worker.audio(bytes, received: received)
-                                try await deliver(judged, frame: chunks, dropped: nil, sentAt: nil, started: started, solved: solvedAt, outbound: outbound)
-                            } catch {
-                                try await outbound.writeTextMessage(try JSON.string(Self.streamError(error, frame: chunks)))
-                            }
-                        } else {
-                            try await outbound.writeTextMessage(try JSON.string(StreamError("bad_message", PuzzlerError.wrongInput(level: level, takes: "no binary messages").description)))
-                        }
-                    case .text(let text):
-                        do {
-                            struct Stamp: Decodable { var sentAt: Double? }
-                            let sentAt = (try? JSONDecoder().decode(Stamp.self, from: Data(text.utf8)))?.sentAt
-                            if let judged = try await worker.text(text, received: received) {
-                                try await deliver(judged, frame: nil, dropped: nil, sentAt: sentAt, started: started, solved: solvedAt, outbound: outbound)
-                            }
-                        } catch {
-                            try await outbound.writeTextMessage(try JSON.string(Self.streamError(error, frame: nil)))
-                        }
-                    }
+                guard sense == .sound else { throw StreamError("bad_message", PuzzlerError.wrongInput(level: level, takes: "no binary messages").description) }
+                let judged = try await worker.audio(bytes, received: received)
+                try await deliver(judged, frame: number, dropped: nil, sentAt: nil, started: started, solved: solvedAt, outbound: outbound)
+            } catch {
+                try await outbound.writeTextMessage(try JSON.string(Self.streamError(error, frame: number)))
+            }
+        }
+        try await pumpFrames(inbound: inbound, maxMessageBytes: platform.limits.maxFrameBytes, onDrop: { metrics.frameDropped("puzzler") },
+                             binary: sense.usesCamera ? nil : judgeBinary,
+                             text: { text in
+            do {
+                struct Stamp: Decodable { var sentAt: Double? }
+                let sentAt = (try? JSONDecoder().decode(Stamp.self, from: Data(text.utf8)))?.sentAt
+                if let judged = try await worker.text(text, received: ContinuousClock.now) {
+                    try await deliver(judged, frame: nil, dropped: nil, sentAt: sentAt, started: started, solved: solvedAt, outbound: outbound)
                 }
             } catch {
-                mailbox.close()
-                throw error
+                try await outbound.writeTextMessage(try JSON.string(Self.streamError(error, frame: nil)))
             }
-            mailbox.close()
-            try await group.waitForAll()
+        }) { pending, dropped in
+            do {
+                let judged = try await worker.frame(pending.bytes, number: pending.number, time: pending.time, received: pending.received)
+                try await deliver(judged, frame: pending.number, dropped: dropped, sentAt: nil, started: started, solved: solvedAt, outbound: outbound)
+            } catch {
+                try await outbound.writeTextMessage(try JSON.string(Self.streamError(error, frame: pending.number)))
+            }
         }
         if await solvedAt.seconds == nil {
             try? await game.left(player: player, level: level, seconds: (ContinuousClock.now - started).milliseconds / 1000)

@@ -58,39 +58,14 @@ struct StreamConnection {
     private func runImages(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, room: String?) async throws {
         let worker = try ImageStreamWorker(kind: kind, options: options, store: platform.perception.store,
                                            thread: platform.perception.threads.nextThread(), limits: platform.limits)
-        let mailbox = FrameMailbox<(ByteBuffer, Int, Double, ContinuousClock.Instant)>()
-        let started = ContinuousClock.now
         let kind = self.kind, metrics = platform.metrics, hub = platform.hub
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                // The worker: newest frame in, one reply out.
-                while let (bytes, frame, time, received) = await mailbox.take() {
-                    let reply = await worker.handle(bytes, frame: frame, time: time, received: received, dropped: mailbox.dropped)
-                    metrics.frameProcessed(kind, failed: reply.failed)
-                    try await outbound.writeTextMessage(reply.json)
-                    if let room, !reply.failed { await hub.publish(room: room, json: reply.json) }
-                }
-            }
-            // The reader.
-            var frame = 0
-            do {
-                for try await message in inbound.messages(maxSize: platform.limits.maxFrameBytes) {
-                    switch message {
-                    case .binary(let bytes):
-                        frame += 1
-                        let now = ContinuousClock.now
-                        let time = (now - started).milliseconds / 1000
-                        if mailbox.put((bytes, frame, time, now)) { metrics.frameDropped(kind) }
-                    case .text(let text):
-                        try await control(text, worker: worker, outbound: outbound)
-                    }
-                }
-            } catch {
-                mailbox.close()
-                throw error
-            }
-            mailbox.close()
-            try await group.waitForAll()
+        try await pumpFrames(inbound: inbound, maxMessageBytes: platform.limits.maxFrameBytes, onDrop: { metrics.frameDropped(kind) },
+                             text: { try await control($0, worker: worker, outbound: outbound) }) { pending, dropped in
+            // The worker: newest frame in, one reply out.
+            let reply = await worker.handle(pending.bytes, frame: pending.number, time: pending.time, received: pending.received, dropped: dropped)
+            metrics.frameProcessed(kind, failed: reply.failed)
+            try await outbound.writeTextMessage(reply.json)
+            if let room, !reply.failed { await hub.publish(room: room, json: reply.json) }
         }
     }
 
