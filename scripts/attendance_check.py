@@ -96,26 +96,39 @@ async def kiosk(url, cookie, claimed, frames, fps=10.0, repeat_until=None, sourc
         return result
 
 
+def enrol_people(admin):
+    """The professor (faces enrolled) and the five students (faces enrolled); their ids."""
+    prof = admin.call("POST", "/api/v1/users", {"username": "prof", "displayName": "Professor Five", "role": "professor", "password": PASSWORD})
+    for condition in PROFESSOR[1]:
+        admin.call("POST", f"/api/v1/attendance/people/{prof['id']}/faces", yale(PROFESSOR[0], condition), "image/png")
+    students = {}
+    for subject in STUDENTS:
+        s = admin.call("POST", "/api/v1/users", {"username": f"yale{subject}", "displayName": f"Yale {subject}", "role": "student", "password": PASSWORD})
+        for condition in ENROL:
+            admin.call("POST", f"/api/v1/attendance/people/{s['id']}/faces", yale(subject, condition), "image/png")
+        students[subject] = s["id"]
+    return prof["id"], students
+
+
+def signed_in_professor(base):
+    """The professor's client, signed in and face-checked."""
+    professor = Client(base)
+    professor.sign_in("prof", PASSWORD)
+    professor.call("POST", "/api/v1/attendance/face-proof", yale(PROFESSOR[0], PROFESSOR[2]), "image/png")
+    return professor
+
+
 def setup(base, data, database=None):
     """Admin, course CV101, a professor (face enrolled and checked), five students with faces; a lecture opened."""
     user, password = create_admin(data, database=database)
     admin = Client(base)
     admin.sign_in(user, password)
     course = admin.call("POST", "/api/v1/attendance/courses", {"code": "CV101", "title": "Computer vision", "academicYear": "2026/27"})
-    prof = admin.call("POST", "/api/v1/users", {"username": "prof", "displayName": "Professor Five", "role": "professor", "password": PASSWORD})
-    admin.call("POST", f"/api/v1/attendance/courses/{course['id']}/professors", {"user": prof["id"]})
-    for condition in PROFESSOR[1]:
-        admin.call("POST", f"/api/v1/attendance/people/{prof['id']}/faces", yale(PROFESSOR[0], condition), "image/png")
-    students = {}
-    for subject in STUDENTS:
-        s = admin.call("POST", "/api/v1/users", {"username": f"yale{subject}", "displayName": f"Yale {subject}", "role": "student", "password": PASSWORD})
-        admin.call("POST", f"/api/v1/attendance/courses/{course['id']}/students", {"user": s["id"]})
-        for condition in ENROL:
-            admin.call("POST", f"/api/v1/attendance/people/{s['id']}/faces", yale(subject, condition), "image/png")
-        students[subject] = s["id"]
-    professor = Client(base)
-    professor.sign_in("prof", PASSWORD)
-    professor.call("POST", "/api/v1/attendance/face-proof", yale(PROFESSOR[0], PROFESSOR[2]), "image/png")
+    prof, students = enrol_people(admin)
+    admin.call("POST", f"/api/v1/attendance/courses/{course['id']}/professors", {"user": prof})
+    for student in students.values():
+        admin.call("POST", f"/api/v1/attendance/courses/{course['id']}/students", {"user": student})
+    professor = signed_in_professor(base)
     now = int(time.time() * 1000)
     lecture = professor.call("POST", f"/api/v1/attendance/courses/{course['id']}/lectures", {"title": "Week 1", "startsAt": now - 60_000, "endsAt": now + 5_400_000})
     lecture = professor.call("POST", f"/api/v1/attendance/lectures/{lecture['id']}/open")
@@ -227,25 +240,15 @@ async def load(args):
         user, password = create_admin(data, database=args.database)
         admin = Client(base)
         admin.sign_in(user, password)
-        prof = admin.call("POST", "/api/v1/users", {"username": "prof", "displayName": "Prof", "role": "professor", "password": PASSWORD})
-        for condition in PROFESSOR[1]:
-            admin.call("POST", f"/api/v1/attendance/people/{prof['id']}/faces", yale(PROFESSOR[0], condition), "image/png")
+        prof, enrolled = enrol_people(admin)
         subjects = list(STUDENTS)
-        enrolled = {}
-        for subject in subjects:
-            s = admin.call("POST", "/api/v1/users", {"username": f"yale{subject}", "displayName": f"Yale {subject}", "role": "student", "password": PASSWORD})
-            for condition in ENROL:
-                admin.call("POST", f"/api/v1/attendance/people/{s['id']}/faces", yale(subject, condition), "image/png")
-            enrolled[subject] = s["id"]
-        professor = Client(base)
-        professor.sign_in("prof", PASSWORD)
-        professor.call("POST", "/api/v1/attendance/face-proof", yale(PROFESSOR[0], PROFESSOR[2]), "image/png")
+        professor = signed_in_professor(base)
         now = int(time.time() * 1000)
         jobs = []
         for k in range(args.kiosks):
             subject = subjects[k % len(subjects)]
             course = admin.call("POST", "/api/v1/attendance/courses", {"code": f"L{k}", "title": "Load", "academicYear": "2026/27"})
-            admin.call("POST", f"/api/v1/attendance/courses/{course['id']}/professors", {"user": prof["id"]})
+            admin.call("POST", f"/api/v1/attendance/courses/{course['id']}/professors", {"user": prof})
             admin.call("POST", f"/api/v1/attendance/courses/{course['id']}/students", {"user": enrolled[subject]})
             lecture = professor.call("POST", f"/api/v1/attendance/courses/{course['id']}/lectures", {"title": "x", "startsAt": now, "endsAt": now + 3_600_000})
             professor.call("POST", f"/api/v1/attendance/lectures/{lecture['id']}/open")

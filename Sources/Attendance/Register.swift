@@ -23,7 +23,7 @@ public struct AttendanceRegister: Sendable {
     /// People with a role, and how many faces each has enrolled.
     public func people(role: String? = nil) async throws -> [Person] {
         try await store.read { db in
-            var sql: SQLQueryString = "SELECT u.id, u.username, u.display_name, u.role, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id) AS faces FROM users u"
+            var sql = Self.selectPeople
             if let role { sql += " WHERE u.role = \(bind: role)" }
             sql += " ORDER BY u.display_name, u.username"
             return try await db.raw(sql).all().map(Self.person)
@@ -35,11 +35,12 @@ public struct AttendanceRegister: Sendable {
     }
 
     static func person(_ db: any SQLDatabase, _ id: String) async throws -> Person? {
-        try await db.raw("""
-            SELECT u.id, u.username, u.display_name, u.role, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id) AS faces
-            FROM users u WHERE u.id = \(bind: id)
-            """).first().map(person)
+        try await db.raw(selectPeople + " WHERE u.id = \(bind: id)").first().map(person)
     }
+
+    /// A person's columns and their count of enrolled faces, from `users u` (joins and
+    /// conditions follow).
+    static let selectPeople: SQLQueryString = "SELECT u.id, u.username, u.display_name, u.role, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id) AS faces FROM users u"
 
     static func person(_ row: any SQLRow) throws -> Person {
         Person(id: try row.decode(column: "id", as: String.self), username: try row.decode(column: "username", as: String.self),
@@ -102,10 +103,8 @@ public struct AttendanceRegister: Sendable {
 
     static func course(_ db: any SQLDatabase, _ row: any SQLRow) async throws -> Course {
         let id = try row.decode(column: "id", as: String.self)
-        let professors = try await db.raw("""
-            SELECT u.id, u.username, u.display_name, u.role, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id) AS faces
-            FROM users u JOIN att_course_professors p ON p.user_id = u.id WHERE p.course_id = \(bind: id) ORDER BY u.display_name
-            """).all().map(person)
+        let professors = try await db.raw(selectPeople + " JOIN att_course_professors p ON p.user_id = u.id WHERE p.course_id = \(bind: id) ORDER BY u.display_name")
+            .all().map(person)
         let students = try await db.raw("SELECT COUNT(*) AS n FROM att_enrolments WHERE course_id = \(bind: id)").first()?.decode(column: "n", as: Int.self) ?? 0
         return Course(id: id, code: try row.decode(column: "code", as: String.self), title: try row.decode(column: "title", as: String.self),
                       academicYear: try row.decode(column: "academic_year", as: String.self), professors: professors, students: students)
@@ -171,10 +170,8 @@ public struct AttendanceRegister: Sendable {
     }
 
     static func students(_ db: any SQLDatabase, _ course: String) async throws -> [Person] {
-        try await db.raw("""
-            SELECT u.id, u.username, u.display_name, u.role, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id) AS faces
-            FROM users u JOIN att_enrolments e ON e.user_id = u.id WHERE e.course_id = \(bind: course) ORDER BY u.display_name, u.username
-            """).all().map(person)
+        try await db.raw(selectPeople + " JOIN att_enrolments e ON e.user_id = u.id WHERE e.course_id = \(bind: course) ORDER BY u.display_name, u.username")
+            .all().map(person)
     }
 
     // MARK: Lectures

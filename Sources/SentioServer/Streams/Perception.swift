@@ -67,11 +67,16 @@ actor StillWorker {
         self.thread = thread
     }
 
-    func faces(_ photo: Image, model: FaceDetector.Model, minScore: Double?, iris: Bool) throws -> FacesObservation {
+    /// This worker's landmarker for one setting, made on first use and kept.
+    private func landmarker(model: FaceDetector.Model, minScore: Double?, iris: Bool) throws -> FaceLandmarker {
         let key = "\(model.rawValue) \(minScore ?? -1) \(iris)"
         let landmarker = try faceLandmarkers[key] ?? FaceLandmarker(model: model, minScore: minScore, refineIrises: iris, store: store, threads: 1)
         faceLandmarkers[key] = landmarker
-        let found = try landmarker.faces(in: photo)
+        return landmarker
+    }
+
+    func faces(_ photo: Image, model: FaceDetector.Model, minScore: Double?, iris: Bool) throws -> FacesObservation {
+        let found = try landmarker(model: model, minScore: minScore, iris: iris).faces(in: photo)
         return FacesObservation(still: found.map { Face(detection: $0.detection, landmarks: $0.landmarks) }, width: photo.width, height: photo.height)
     }
 
@@ -113,10 +118,7 @@ actor StillWorker {
     /// The faces of a photo as the attendance rules see them, and the descriptor of the largest
     /// face when exactly one is in view (a check against an enrolment, or an enrolment photo).
     func faceCheck(_ photo: Image, jitter: Int) throws -> FaceCheck {
-        let key = "short -1 false"
-        let landmarker = try faceLandmarkers[key] ?? FaceLandmarker(model: .shortRange, minScore: nil, refineIrises: false, store: store, threads: 1)
-        faceLandmarkers[key] = landmarker
-        let faces = try landmarker.faces(in: photo)
+        let faces = try landmarker(model: .shortRange, minScore: nil, iris: false).faces(in: photo)
         let readings = faces.map { FaceCheck.reading($0.landmarks, box: $0.detection.box.width, photo) }
         guard faces.count == 1 else { return FaceCheck(readings: readings, descriptor: nil) }
         let recognizer = try self.recognizer ?? FaceRecognizer(store: store, threads: 1)
