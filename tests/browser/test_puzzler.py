@@ -904,16 +904,19 @@ def replay_replies(log, sent, gesture):
     """The server's per-frame replies as face_rules frames (from the first judged after calibration).
     A frame's time is when the page sent it (the server times it by its arrival; one frame is in
     flight at a time, so the k-th reply answers the k-th frame)."""
-    framed = [e for e in log if e["r"].get("frame") is not None]
+    framed = [dict(e) for e in log if e["r"].get("frame") is not None]
     assert len(framed) <= len(sent), (len(framed), len(sent))
     for k, e in enumerate(framed):
+        # The frame reached the server after the page sent it and before the server began the reply.
+        e["arrival"] = (sent[k] / 1000, (e["t"] - (e["r"].get("serverMs") or 0)) / 1000)
         e["t"] = sent[k]
     entries = [e for e in framed if e["r"].get("type") == "level"]
     start = next(i for i, e in enumerate(entries) if (e["r"].get("detail") or {}).get("earThreshold") is not None)
     d0 = entries[start]["r"]["detail"]
     calibration = {"ear": d0["earThreshold"] / 0.75, "smile": d0["smileThreshold"] - face_rules.SMILE_THRESHOLD}
-    frames, replies = [], []
+    frames, replies, arrivals = [], [], []
     for e in entries[start:]:
+        arrivals.append(e["arrival"])
         d = e["r"].get("detail") or {}
         n = d.get("faces", 0)
         # The rule compares the larger eye's EAR (earMax) with the threshold: both eyes are given it.
@@ -921,7 +924,7 @@ def replay_replies(log, sent, gesture):
         faces = [{"signals": {"leftEAR": ear, "rightEAR": ear, "MAR": d["mar"], "smile": d["smile"]}}] if n == 1 and ear is not None else [{}] * n
         frames.append({"time": e["t"] / 1000, "faces": faces})
         replies.append(e["r"])
-    return frames, replies, calibration
+    return frames, replies, calibration, arrivals
 
 
 @pytest.mark.parametrize("level,label,clip,gesture", FACE_CASES, ids=[f"{l}-{x}" for l, x, *_ in FACE_CASES])
@@ -929,10 +932,10 @@ def test_server_replies_agree_with_face_rules_frame_by_frame(campaign, level, la
     """Every reply after calibration: face_rules' decision on the reply's own signals (and the
     calibrated thresholds it states) equals the server's `holding`, and its held time the server's."""
     r = result(campaign, level, label)
-    frames, replies, calibration = replay_replies(r["log"], r["sentTimes"], gesture)
+    frames, replies, calibration, arrivals = replay_replies(r["log"], r["sentTimes"], gesture)
     rows, thresholds = face_rules.judge(frames, calibration)
     period = (frames[-1]["time"] - frames[0]["time"]) / max(1, len(frames) - 1)
-    disagree, held_off, near, margins = [], [], 0, []
+    disagree, held_off, near, margins, bounds, since, widths = [], [], 0, [], [], None, []
     for i, (row, reply) in enumerate(zip(rows, replies)):
         d = reply.get("detail") or {}
         if d.get("earMax") is not None:
@@ -940,42 +943,34 @@ def test_server_replies_agree_with_face_rules_frame_by_frame(campaign, level, la
             near += abs(margins[-1]) < 0.01
         if bool(d.get("holding")) != row[gesture]:
             disagree.append((i, row, d))
-        elif row[gesture]:
-            # face_rules counts a run's first frame as one period held; the server from 0.
-            py = row[gesture + "Held"] - period
-            if abs(py - d.get("heldSeconds", 0)) > 0.25:
-                held_off.append((i, round(py, 3), d.get("heldSeconds")))
+        # The server times a frame by its arrival, known here to lie between the page's send and the
+        # reply's receipt less the server's own time: the held time the server may give is bounded.
+        if row[gesture]:
+            since = i if since is None else since
+            lo = arrivals[i][0] - arrivals[since][1]
+            hi = arrivals[i][1] - arrivals[since][0]
+            widths.append(hi - lo)
+            if bool(d.get("holding")) and not lo - 0.005 <= d.get("heldSeconds", 0) <= hi + 0.005:
+                held_off.append((i, round(lo, 3), round(hi, 3), d.get("heldSeconds")))
+        else:
+            since, lo, hi = None, 0.0, 0.0
+        bounds.append((lo, hi))
     solved_i = next((i for i, x in enumerate(replies) if x.get("phase") == "solved"), None)
     py_solved_i = next((i for i, row in enumerate(rows) if row[gesture] and row[gesture + "Held"] - period >= FACE_NEED_S), None)
     print(f"\n{level}/{label}: {len(frames)} frames after calibration (period {period * 1000:.0f} ms), thresholds "
           f"{ {k: round(v, 3) for k, v in thresholds.items()} }, {gesture} frames {sum(r[gesture] for r in rows)}, "
-          f"disagreements {len(disagree)}, held off {len(held_off)}, larger eye's EAR within 0.01 of the threshold {near}, "
-          f"server solved at {solved_i}, face_rules at {py_solved_i}; larger eye's EAR − threshold from {min(margins):+.3f} to {max(margins):+.3f}")
+          f"disagreements {len(disagree)}, held time outside its bounds {len(held_off)} (bounds' median width "
+          f"{statistics.median(widths) * 1000 if widths else 0:.0f} ms), larger eye's EAR within 0.01 of the threshold {near}, "
+          f"server solved at {solved_i}, face_rules (page clock) at {py_solved_i}; larger eye's EAR − threshold from {min(margins):+.3f} to {max(margins):+.3f}")
     assert len(frames) >= 40
     assert not disagree, disagree[:5]
     assert not held_off, held_off[:5]
+    # Solved at the first frame whose held time can be 5 s, and not before one surely was.
     if solved_i is None:
-        assert py_solved_i is None
+        assert all(lo < FACE_NEED_S for lo, _ in bounds), "face_rules held 5 s: the server should have solved"
     else:
-        assert py_solved_i is not None and abs(py_solved_i - solved_i) <= 1, (solved_i, py_solved_i)
-
-
-def test_nose_targets_in_order(campaign, inputs):
-    """The nose level's targets are hit in order, each when the cursor the server reports is
-    inside it (2.5× the nose's movement from the neutral nose: the clip was planned for it)."""
-    r = result(campaign, "nose", "nose-path")
-    replies = [e["r"] for e in r["log"] if (e["r"].get("detail") or {}).get("targets")]
-    order, hits_at = [], []
-    for prev, cur in zip(replies, replies[1:]):
-        a, b = prev["detail"]["next"], cur["detail"]["next"]
-        if b != a:
-            order.append(b)
-            t = cur["detail"]["targets"][b - 1]
-            c = cur["detail"]["cursor"]
-            hits_at.append(round(math.hypot(c["x"] - t["x"], c["y"] - t["y"]), 3))
-    print(f"\nnose: {len(replies)} replies, targets reached in order {order}, cursor's distance from each target when hit {hits_at}")
-    assert order == [1, 2, 3, 4], order
-    assert all(d <= 0.09 for d in hits_at), hits_at
+        assert bounds[solved_i][1] >= FACE_NEED_S, bounds[solved_i]
+        assert all(lo < FACE_NEED_S for lo, _ in bounds[:solved_i]), "face_rules held 5 s earlier"
 
 
 # ------------------------------------------------------------------------------------ 3. map, hints, restart
