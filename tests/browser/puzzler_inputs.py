@@ -183,14 +183,30 @@ def face_clips(root=None, fps=FPS):
     }
 
 
-# Nose cursor: the face photo (subject10 normal, 320×243 at scale 1) on grey, moved so that its
-# nose tip passes through the targets. NOSE_TARGETS are in the page's mirrored view (x 0 left of
-# the mirrored picture = the camera image's right edge), 0…1; the nose rests DWELL_S on each and
-# travels MOVE_S between them, starting from the centre.
-NOSE_TARGETS = [(0.5, 0.5), (0.25, 0.3), (0.75, 0.3), (0.75, 0.7), (0.25, 0.7), (0.5, 0.5)]
+# Nose cursor. The level does not put the cursor where the nose is: it centres the cursor on the
+# neutral nose (the mean nose of its 10 calibration frames) and moves it 2.5× as far as the nose
+# moves, mirrored like the selfie view (FaceJudge, docs/puzzler.md):
+#   cursor.x = 0.5 − 2.5·(nose.x − neutral.x),  cursor.y = 0.5 + 2.5·(nose.y − neutral.y)
+# (nose in camera-image coordinates 0…1, unmirrored). The clip: the face photo (subject10 normal,
+# 320×243 at scale 1) on grey with its nose tip at rest in the frame's centre for NOSE_REST_S (the
+# calibration), then moved so that the cursor rests NOSE_DWELL_S on each of the level's targets in
+# order, NOSE_MOVE_S between them, and back to rest at the end (Chromium loops the clip).
+NOSE_CURSOR_TARGETS = [(0.25, 0.3), (0.75, 0.3), (0.75, 0.7), (0.25, 0.7)]  # FaceJudge.targets, radius 0.09
+NOSE_GAIN = 2.5
+NOSE_REST = (0.5, 0.5)  # the nose tip at rest, camera image 0…1
+NOSE_REST_S = 2.0
 NOSE_DWELL_S = 1.0
-NOSE_MOVE_S = 1.0
+NOSE_MOVE_S = 0.7
 NOSE_SCALE = 1.0
+
+
+def nose_for_cursor(cx, cy, rest=NOSE_REST):
+    """Where the nose must be (camera image 0…1) for the cursor to be at (cx, cy)."""
+    return rest[0] + (0.5 - cx) / NOSE_GAIN, rest[1] + (cy - 0.5) / NOSE_GAIN
+
+
+def cursor_for_nose(nx, ny, neutral=NOSE_REST):
+    return 0.5 - NOSE_GAIN * (nx - neutral[0]), 0.5 + NOSE_GAIN * (ny - neutral[1])
 
 
 def nose_offset(root=None, measured=None):
@@ -206,22 +222,27 @@ NOSE_TIP_SUBJECT10 = (0.5311, 0.6130)  # `sentio faces yale_subject10_normal.png
 
 
 def nose_path(fps=FPS, root=None):
-    """Per frame: the nose tip planned (camera image, 0…1) and in the mirrored view; the targets."""
-    pts = [(1 - x, y) for x, y in NOSE_TARGETS]  # mirrored view → camera image
-    frames = []
-    dwell, move = round(NOSE_DWELL_S * fps), round(NOSE_MOVE_S * fps)
-    for i, p in enumerate(pts):
-        for _ in range(dwell):
-            frames.append(p)
-        if i + 1 < len(pts):
-            q = pts[i + 1]
-            for k in range(1, move + 1):
-                t = k / move
+    """Per frame: the nose tip planned (camera image, 0…1), the mirrored view's nose, and the cursor
+    the level computes from it (neutral = the rest position); the targets and the frames where the
+    cursor dwells on each."""
+    stops = [NOSE_REST] + [nose_for_cursor(*t) for t in NOSE_CURSOR_TARGETS] + [NOSE_REST]
+    holds = [round(NOSE_REST_S * fps)] + [round(NOSE_DWELL_S * fps)] * len(NOSE_CURSOR_TARGETS) + [round(NOSE_REST_S * fps)]
+    move = round(NOSE_MOVE_S * fps)
+    frames, dwells = [], []
+    for i, (p, k) in enumerate(zip(stops, holds)):
+        if 0 < i <= len(NOSE_CURSOR_TARGETS):
+            dwells.append([len(frames), len(frames) + k - 1])
+        frames.extend([p] * k)
+        if i + 1 < len(stops):
+            q = stops[i + 1]
+            for j in range(1, move + 1):
+                t = j / move
                 frames.append((p[0] + (q[0] - p[0]) * t, p[1] + (q[1] - p[1]) * t))
-    return {"fps": fps, "targets_view": [list(t) for t in NOSE_TARGETS],
+    return {"fps": fps, "gain": NOSE_GAIN, "rest_image": list(NOSE_REST), "targets_cursor": [list(t) for t in NOSE_CURSOR_TARGETS],
+            "radius": 0.09, "dwell_frames": dwells, "move_frames": move,
             "nose_image": [[round(x, 4), round(y, 4)] for x, y in frames],
             "nose_view": [[round(1 - x, 4), round(y, 4)] for x, y in frames],
-            "dwell_frames": dwell, "move_frames": move}
+            "cursor": [[round(c, 4) for c in cursor_for_nose(x, y)] for x, y in frames]}
 
 
 def nose_frames(fps=FPS, root=None):
@@ -341,8 +362,20 @@ def object_clips(root=None):
     }
 
 
+# The colours level's own swatches (ColourMatchJudge.references: sRGB 0…1, in order), each shown
+# LEVEL_CARD_S: the level needs each 3 s in its centre cut-out within ΔE2000 12.
+LEVEL_SWATCHES = [("red", (0.80, 0.12, 0.14)), ("yellow", (0.96, 0.78, 0.10)), ("blue", (0.10, 0.36, 0.78))]
+LEVEL_CARD_S = 4.5
+
+
+def srgb_hex(rgb):
+    return "#" + "".join(f"{round(v * 255):02X}" for v in rgb)
+
+
 def colour_clips(root=None):
-    out = {"colour-cards": (colour_parts(list(CARDS.values())), "colours level: " + ", ".join(f"{k} {v}" for k, v in CARDS.items()) + f", {CARD_S:g} s each"),
+    out = {"colour-level": (colour_parts([srgb_hex(c) for _, c in LEVEL_SWATCHES], LEVEL_CARD_S),
+                            "colours level: its own " + ", ".join(f"{n} {srgb_hex(c)}" for n, c in LEVEL_SWATCHES) + f", {LEVEL_CARD_S:g} s each"),
+           "colour-cards": (colour_parts(list(CARDS.values())), "colours level: " + ", ".join(f"{k} {v}" for k, v in CARDS.items()) + f", {CARD_S:g} s each"),
            "colour-grey": (colour_parts(list(WRONG_CARD.values()), 2 * CARD_S), "wrong for colours: a grey card #808080")}
     for name, parts in light_parts(root).items():
         out[name] = (parts, "dark level: lit, dimmed, dark" if name == "light-dark" else "wrong for dark: a brightly lit room")
@@ -610,7 +643,7 @@ def write_all(out, root=None, fps=FPS, only=None):
     if want("face-nose"):
         path, n = write_y4m(out / "face-nose.y4m", nose_frames(fps, root), fps)
         index["clips"]["face-nose"] = {"file": path.name, "frames": n, "seconds": round(n / fps, 2), "path": "nose-path.json",
-                                       "for": "nose level: the nose tip through the targets of nose-path.json"}
+                                       "for": "nose level: the cursor (2.5× the nose's movement from rest) through the level's four targets, nose-path.json"}
         (out / "nose-path.json").write_text(json.dumps(nose_path(fps, root)))
     for name, (x, rate, why) in sounds(root).items():
         if want(name):

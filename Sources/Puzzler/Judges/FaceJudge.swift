@@ -67,6 +67,7 @@ public struct FaceJudge: Sendable {
             return LevelReport(phase: isCalibrated ? .playing : .calibrating, progress: progressBase, message: message, detail: detail)
         }
         detail.ear = (face.leftEAR + face.rightEAR) / 2
+        detail.earMax = max(face.leftEAR, face.rightEAR)
         detail.mar = face.mar
         detail.smile = face.smile
 

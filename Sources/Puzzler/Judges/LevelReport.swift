@@ -27,7 +27,10 @@ public struct LevelReport: Sendable, Codable, Equatable {
 public struct LevelDetail: Sendable, Codable, Equatable {
     // Face levels.
     public var faces: Int?
+    /// The mean of the two eyes' EAR.
     public var ear: Double?
+    /// The larger eye's EAR: the one the eyes rule compares with `earThreshold` (both eyes closed).
+    public var earMax: Double?
     public var earThreshold: Double?
     public var mar: Double?
     public var smile: Double?
