@@ -47,6 +47,7 @@ SCREENS = SHOTS / "puzzler"
 LEVELS = ["eyes", "smile", "mouth", "nose", "dark", "colours", "fruit", "hand", "drawing", "loud", "keyword",
           "turns", "theme", "plugs", "offline", "volume", "sos"]
 FACE_NEED_S = 5.0
+GRACE = {"eyesClosed": 0.0, "smiling": 0.25, "mouthOpen": 0.25}  # FaceJudge's HoldTimer
 
 # What each level needs solved first (a shortest way on the star map from the two open stars,
 # eyes and sos, through levels cheap to solve over the socket).
@@ -88,11 +89,22 @@ class Server:
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
         return self.url
 
-    def stop(self):
-        if self.process:
-            self.process.terminate()
-            self.process.wait(timeout=20)
-            self.process = None
+    def stop(self, grace=20):
+        """SIGTERM; after `grace` seconds SIGKILL. Returns the seconds the server took to go, or
+        None when it had to be killed (seen: a level page, then the map, then SIGTERM hung > 40 s)."""
+        if not self.process:
+            return 0.0
+        t = time.monotonic()
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=grace)
+            took = round(time.monotonic() - t, 2)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            took = None
+        self.process = None
+        return took
 
 
 @pytest.fixture(scope="module")
@@ -935,7 +947,7 @@ def test_server_replies_agree_with_face_rules_frame_by_frame(campaign, level, la
     frames, replies, calibration, arrivals = replay_replies(r["log"], r["sentTimes"], gesture)
     rows, thresholds = face_rules.judge(frames, calibration)
     period = (frames[-1]["time"] - frames[0]["time"]) / max(1, len(frames) - 1)
-    disagree, held_off, near, margins, bounds, since, widths = [], [], 0, [], [], None, []
+    disagree, held_off, near, margins, bounds, since, last, widths = [], [], 0, [], [], None, None, []
     for i, (row, reply) in enumerate(zip(rows, replies)):
         d = reply.get("detail") or {}
         if d.get("earMax") is not None:
@@ -943,17 +955,27 @@ def test_server_replies_agree_with_face_rules_frame_by_frame(campaign, level, la
             near += abs(margins[-1]) < 0.01
         if bool(d.get("holding")) != row[gesture]:
             disagree.append((i, row, d))
+        # The hold: the server's timer (docs/puzzler.md) keeps its start through a gap of up to
+        # GRACE (smile and mouth: a flicker; eyes: none, the eyes rule has its own tolerance), and
+        # starts over without exactly one face.
+        mid = lambda k: sum(arrivals[k]) / 2
+        if len(frames[i]["faces"]) != 1:
+            since = last = None
+        elif row[gesture]:
+            since = i if since is None else since
+            last = i
+        elif last is not None and mid(i) - mid(last) > GRACE[gesture]:
+            since = last = None
         # The server times a frame by its arrival, known here to lie between the page's send and the
         # reply's receipt less the server's own time: the held time the server may give is bounded.
         if row[gesture]:
-            since = i if since is None else since
             lo = arrivals[i][0] - arrivals[since][1]
             hi = arrivals[i][1] - arrivals[since][0]
             widths.append(hi - lo)
             if bool(d.get("holding")) and not lo - 0.005 <= d.get("heldSeconds", 0) <= hi + 0.005:
                 held_off.append((i, round(lo, 3), round(hi, 3), d.get("heldSeconds")))
         else:
-            since, lo, hi = None, 0.0, 0.0
+            lo, hi = 0.0, 0.0
         bounds.append((lo, hi))
     solved_i = next((i for i, x in enumerate(replies) if x.get("phase") == "solved"), None)
     py_solved_i = next((i for i, row in enumerate(rows) if row[gesture] and row[gesture + "Held"] - period >= FACE_NEED_S), None)
@@ -1067,7 +1089,9 @@ def test_hints_and_progress_survive_a_restart(campaign, map_player, pz_server):
     shoot_both(page, "map-card-hint")
     before = page.evaluate("async () => (await (await fetch('/api/v1/puzzler/progress')).json())")
 
-    pz_server.stop()
+    took = pz_server.stop()
+    print(f"SIGTERM: the server stopped after {took} s" if took is not None else
+          "SIGTERM: the server was still running after 20 s and was killed (SIGKILL): a known bug, see the report")
     down = page.evaluate("async () => { try { await fetch('/api/v1/puzzler/progress'); return 'answered'; } catch (e) { return 'refused'; } }")
     assert down == "refused"
     pz_server.start()
