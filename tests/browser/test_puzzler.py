@@ -995,6 +995,24 @@ def test_server_replies_agree_with_face_rules_frame_by_frame(campaign, level, la
         assert all(lo < FACE_NEED_S for lo, _ in bounds[:solved_i]), "face_rules held 5 s earlier"
 
 
+def test_nose_targets_in_order(campaign, inputs):
+    """The nose level's targets are hit in order, each when the cursor the server reports is
+    inside it (2.5× the nose's movement from the neutral nose: the clip was planned for it)."""
+    r = result(campaign, "nose", "nose-path")
+    replies = [e["r"] for e in r["log"] if (e["r"].get("detail") or {}).get("targets")]
+    order, hits_at = [], []
+    for prev, cur in zip(replies, replies[1:]):
+        a, b = prev["detail"]["next"], cur["detail"]["next"]
+        if b != a:
+            order.append(b)
+            t = cur["detail"]["targets"][b - 1]
+            c = cur["detail"]["cursor"]
+            hits_at.append(round(math.hypot(c["x"] - t["x"], c["y"] - t["y"]), 3))
+    print(f"\nnose: {len(replies)} replies, targets reached in order {order}, cursor's distance from each target when hit {hits_at}")
+    assert order == [1, 2, 3, 4], order
+    assert all(d <= 0.09 for d in hits_at), hits_at
+
+
 # ------------------------------------------------------------------------------------ 3. map, hints, restart
 
 @pytest.fixture(scope="module")
