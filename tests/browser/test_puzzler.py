@@ -47,9 +47,12 @@ SCREENS = SHOTS / "puzzler"
 LEVELS = ["eyes", "smile", "mouth", "nose", "dark", "colours", "fruit", "hand", "drawing", "loud", "keyword",
           "turns", "theme", "plugs", "offline", "volume", "sos"]
 FACE_NEED_S = 5.0
+GRACE = {"eyesClosed": 0.0, "smiling": 0.25, "mouthOpen": 0.25}  # FaceJudge's HoldTimer
 
 # What each level needs solved first (a shortest way on the star map from the two open stars,
 # eyes and sos, through levels cheap to solve over the socket).
+FULL_TURNS_400 = [("rest", 1.0), ("roll", 400, 4.0), ("rest", 1.0), ("yaw", 400, 4.0), ("rest", 1.0), ("pitch", -400, 4.0), ("rest", 1.0)]
+
 UNLOCK = {
     "eyes": [], "sos": [],
     "drawing": ["sos"], "theme": ["sos"], "volume": ["sos"],
@@ -88,11 +91,22 @@ class Server:
         self.port = int(self.url.rsplit(":", 1)[1].strip("/"))
         return self.url
 
-    def stop(self):
-        if self.process:
-            self.process.terminate()
-            self.process.wait(timeout=20)
-            self.process = None
+    def stop(self, grace=20):
+        """SIGTERM; after `grace` seconds SIGKILL. Returns the seconds the server took to go, or
+        None when it had to be killed (seen: a level page, then the map, then SIGTERM hung > 40 s)."""
+        if not self.process:
+            return 0.0
+        t = time.monotonic()
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=grace)
+            took = round(time.monotonic() - t, 2)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            took = None
+        self.process = None
+        return took
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +136,11 @@ def inputs():
     return {
         "drawings": json.loads((INPUTS / "drawings.json").read_text()),
         "sos": json.loads((INPUTS / "sos.json").read_text()),
-        "turns": json.loads((INPUTS / "motion-full-turns.json").read_text())["samples"],
+        # The level needs 360° one way about each axis. motion-full-turns.json turns pitch exactly
+        # 360° (roll and yaw 380° and back 20°): a stall of the page's 60 Hz events (the level does not
+        # integrate across a gap over 0.25 s) then leaves pitch a few degrees short, as seen once in
+        # five runs on two busy cores. A player overshoots: here every axis turns 400°, one way.
+        "turns": pi.motion(FULL_TURNS_400),
         "three-quarters": json.loads((INPUTS / "motion-three-quarter-turns.json").read_text())["samples"],
         "nose": json.loads(path.read_text()),
         "index": json.loads((INPUTS / "index.json").read_text()),
@@ -519,6 +537,8 @@ def turns_job(env, browser, label, samples, expect, viewport="phone", after=None
     # The replay holds every other job: it starts when the camera levels beside it are done.
     yield from wait_for_jobs(env, after)
     yield from open_level(env, page, "turns")
+    # The gaps between the page's devicemotion events (the level skips any over 0.25 s).
+    page.evaluate("() => { window.__pzMotion = []; addEventListener('devicemotion', (e) => window.__pzMotion.push(e.timeStamp)); }")
     page.locator("#start").click()
     ok = yield from poll(page, "() => (window.__pzLog || []).length > 0", 10, None, 0.1)
     yield from exclusive(True)
@@ -545,7 +565,8 @@ def turns_job(env, browser, label, samples, expect, viewport="phone", after=None
     yield from exclusive(False)
     st = yield from poll(page, "() => { const s = window.sentioPuzzlerLevel; return s.view.solved && true; }", 4 if expect else 2, None, 0.2)
     axes = page.evaluate("() => { const l = window.__pzLog; for (let i = l.length - 1; i >= 0; i--) if (l[i].r.detail && l[i].r.detail.axes) return l[i].r.detail.axes; return null; }")
-    finish(env, ("turns", label), page, context, errors, started, bool(st), {"axes": axes, "sets": sets, "socket": bool(ok), "duration": duration})
+    gaps = page.evaluate("() => { const t = window.__pzMotion; let m = 0, n = 0; for (let i = 1; i < t.length; i++) { const g = t[i] - t[i - 1]; m = Math.max(m, g); if (g > 250) n++; } return { events: t.length, maxGapMs: Math.round(m), over250: n }; }")
+    finish(env, ("turns", label), page, context, errors, started, bool(st), {"axes": axes, "sets": sets, "socket": bool(ok), "duration": duration, "motionEvents": gaps})
 
 
 def device_job(env, browser, level, label, expect, steps, viewport="phone", init=None):
@@ -833,6 +854,7 @@ def test_solved_by_its_real_input(campaign, level, label):
         print(f"  dBFS median {statistics.median(loud):.1f}")
         assert statistics.median(loud) > -20
     if level == "turns":
+        print(f"  axes {r['axes']}, devicemotion {r['motionEvents']}")
         assert all(a["done"] for a in r["axes"].values()), r["axes"]
     if level == "drawing":
         print(f"  tried {r['tried']}")
@@ -857,7 +879,7 @@ def test_not_solved_by_a_wrong_input(campaign, level, label):
         assert len(playing) >= 30, f"only {len(playing)} audio chunks judged"
     elif level == "turns":
         assert r["axes"] and not all(a["done"] for a in r["axes"].values()), r["axes"]
-        print(f"  axes {r['axes']}")
+        print(f"  axes {r['axes']}, devicemotion {r['motionEvents']}")
     else:
         assert playing, "no reply while playing"
     if level == "dark":
@@ -935,7 +957,7 @@ def test_server_replies_agree_with_face_rules_frame_by_frame(campaign, level, la
     frames, replies, calibration, arrivals = replay_replies(r["log"], r["sentTimes"], gesture)
     rows, thresholds = face_rules.judge(frames, calibration)
     period = (frames[-1]["time"] - frames[0]["time"]) / max(1, len(frames) - 1)
-    disagree, held_off, near, margins, bounds, since, widths = [], [], 0, [], [], None, []
+    disagree, held_off, near, margins, bounds, since, last, widths = [], [], 0, [], [], None, None, []
     for i, (row, reply) in enumerate(zip(rows, replies)):
         d = reply.get("detail") or {}
         if d.get("earMax") is not None:
@@ -943,17 +965,27 @@ def test_server_replies_agree_with_face_rules_frame_by_frame(campaign, level, la
             near += abs(margins[-1]) < 0.01
         if bool(d.get("holding")) != row[gesture]:
             disagree.append((i, row, d))
+        # The hold: the server's timer (docs/puzzler.md) keeps its start through a gap of up to
+        # GRACE (smile and mouth: a flicker; eyes: none, the eyes rule has its own tolerance), and
+        # starts over without exactly one face.
+        mid = lambda k: sum(arrivals[k]) / 2
+        if len(frames[i]["faces"]) != 1:
+            since = last = None
+        elif row[gesture]:
+            since = i if since is None else since
+            last = i
+        elif last is not None and mid(i) - mid(last) > GRACE[gesture]:
+            since = last = None
         # The server times a frame by its arrival, known here to lie between the page's send and the
         # reply's receipt less the server's own time: the held time the server may give is bounded.
         if row[gesture]:
-            since = i if since is None else since
             lo = arrivals[i][0] - arrivals[since][1]
             hi = arrivals[i][1] - arrivals[since][0]
             widths.append(hi - lo)
             if bool(d.get("holding")) and not lo - 0.005 <= d.get("heldSeconds", 0) <= hi + 0.005:
                 held_off.append((i, round(lo, 3), round(hi, 3), d.get("heldSeconds")))
         else:
-            since, lo, hi = None, 0.0, 0.0
+            lo, hi = 0.0, 0.0
         bounds.append((lo, hi))
     solved_i = next((i for i, x in enumerate(replies) if x.get("phase") == "solved"), None)
     py_solved_i = next((i for i, row in enumerate(rows) if row[gesture] and row[gesture + "Held"] - period >= FACE_NEED_S), None)
@@ -971,6 +1003,24 @@ def test_server_replies_agree_with_face_rules_frame_by_frame(campaign, level, la
     else:
         assert bounds[solved_i][1] >= FACE_NEED_S, bounds[solved_i]
         assert all(lo < FACE_NEED_S for lo, _ in bounds[:solved_i]), "face_rules held 5 s earlier"
+
+
+def test_nose_targets_in_order(campaign, inputs):
+    """The nose level's targets are hit in order, each when the cursor the server reports is
+    inside it (2.5× the nose's movement from the neutral nose: the clip was planned for it)."""
+    r = result(campaign, "nose", "nose-path")
+    replies = [e["r"] for e in r["log"] if (e["r"].get("detail") or {}).get("targets")]
+    order, hits_at = [], []
+    for prev, cur in zip(replies, replies[1:]):
+        a, b = prev["detail"]["next"], cur["detail"]["next"]
+        if b != a:
+            order.append(b)
+            t = cur["detail"]["targets"][b - 1]
+            c = cur["detail"]["cursor"]
+            hits_at.append(round(math.hypot(c["x"] - t["x"], c["y"] - t["y"]), 3))
+    print(f"\nnose: {len(replies)} replies, targets reached in order {order}, cursor's distance from each target when hit {hits_at}")
+    assert order == [1, 2, 3, 4], order
+    assert all(d <= 0.09 for d in hits_at), hits_at
 
 
 # ------------------------------------------------------------------------------------ 3. map, hints, restart
@@ -1067,7 +1117,9 @@ def test_hints_and_progress_survive_a_restart(campaign, map_player, pz_server):
     shoot_both(page, "map-card-hint")
     before = page.evaluate("async () => (await (await fetch('/api/v1/puzzler/progress')).json())")
 
-    pz_server.stop()
+    took = pz_server.stop()
+    print(f"SIGTERM: the server stopped after {took} s" if took is not None else
+          "SIGTERM: the server was still running after 20 s and was killed (SIGKILL): a known bug, see the report")
     down = page.evaluate("async () => { try { await fetch('/api/v1/puzzler/progress'); return 'answered'; } catch (e) { return 'refused'; } }")
     assert down == "refused"
     pz_server.start()
