@@ -218,7 +218,8 @@ struct RuleTests {
 
         var offline = DeviceJudge(level: .offline)
         _ = offline.judge(DeviceEvent(name: "offline", t: 1000))
-        #expect(offline.judge(DeviceEvent(name: "online", t: 2500)).phase == .playing)   // 1.5 s: too short
+        let short = offline.judge(DeviceEvent(name: "online", t: 2500))   // 1.5 s: too short, and said
+        #expect(short.phase == .playing && short.message.contains("too soon"))
         _ = offline.judge(DeviceEvent(name: "offline", t: 5000))
         #expect(offline.judge(DeviceEvent(name: "online", t: 7000)).phase == .solved)
 

@@ -55,6 +55,8 @@ public struct DeviceJudge: Sendable {
     private var orientations: Set<String> = []
     private var batteryHidden = false
     private var unpluggedAfterFirst = false
+    /// The offline level: the last time offline was too short (said, so the player knows why).
+    private var backTooSoon = false
 
     public static let minimumOfflineMs = 2000.0
     static let orientationTypes = ["portrait-primary", "landscape-primary", "portrait-secondary", "landscape-secondary"]
@@ -92,9 +94,9 @@ public struct DeviceJudge: Sendable {
             }
             if event.name == "battery", done[0], event.charging == true, previous?.charging == false { done[1] = true }
         case .offline:
-            if event.name == "offline" { offlineSince = event.t ?? 0; done[0] = true }
+            if event.name == "offline" { offlineSince = event.t ?? 0; done[0] = true; backTooSoon = false }
             if event.name == "online", let since = offlineSince {
-                if (event.t ?? since) - since >= Self.minimumOfflineMs { done[1] = true } else { offlineSince = nil; done[0] = false }
+                if (event.t ?? since) - since >= Self.minimumOfflineMs { done[1] = true } else { offlineSince = nil; done[0] = false; backTooSoon = true }
             }
         default:
             guard event.name == "orientation", let type = event.text, Self.orientationTypes.contains(type) else { break }
@@ -112,6 +114,7 @@ public struct DeviceJudge: Sendable {
         if done.allSatisfy({ $0 }) { return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail) }
         let message: String
         if level == .offline && done[0] { message = "Offline — the level keeps watching. Come back in a moment." }
+        else if level == .offline && backTooSoon { message = "Back too soon: stay cut off for at least \(Int(Self.minimumOfflineMs / 1000)) seconds." }
         else if level == .plugs && batteryHidden && !done[0] { message = "This browser hides the battery: plug the headphones in, out and in again." }
         else { message = count == 0 ? "Waiting…" : "\(count) of \(done.count)" }
         return LevelReport(progress: Double(count) / Double(done.count), message: message, detail: detail)

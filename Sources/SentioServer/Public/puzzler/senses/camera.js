@@ -106,9 +106,10 @@ export function cameraSense(level, view, el) {
   }
 
   function objectsReply(d) {
+    // The wanted thing is the puzzle: the chip never names it (the clue does, in riddle).
     if (d.want) {
-      const seen = d.seen ? ` · I see: ${d.seen}` : "";
-      view.chip(`Show: ${d.want}${seen}`);
+      const which = d.step === 1 ? "Now the second thing" : "Show me…";
+      view.chip(d.seen ? `${which} · I see: ${d.seen}` : which);
     }
   }
 
@@ -235,8 +236,10 @@ function drawScores(ctx, d, W, H, unit) {
   entries.forEach(([label, score], i) => {
     const x = 3 * unit, y = 7.5 * unit + i * (bh + 8 * unit);
     ctx.fillStyle = "rgba(7,10,28,0.7)"; roundRect(ctx, x - 1.5 * unit, y - 5 * unit, bw + 3 * unit, bh + 6.5 * unit, unit); ctx.fill();
-    ctx.fillStyle = "#fff"; ctx.font = `600 ${Math.round(3 * unit)}px system-ui, sans-serif`; ctx.textBaseline = "bottom";
-    ctx.fillText(`${label} ${Math.round(Number(score) * 100)}%`, x, y - 1 * unit);
+    // Named by their order, not by the fruit (naming them would give the puzzle away); never
+    // smaller than 11 px on a phone.
+    ctx.fillStyle = "#fff"; ctx.font = `600 ${Math.max(11, Math.round(3 * unit))}px system-ui, sans-serif`; ctx.textBaseline = "bottom";
+    ctx.fillText(`${i === 0 ? "1st" : "2nd"} ${Math.round(Number(score) * 100)}%`, x, y - 1 * unit);
     ctx.fillStyle = "rgba(255,255,255,0.15)"; ctx.fillRect(x, y, bw, bh);
     ctx.fillStyle = label === d.want ? "#ffd34d" : "#5fa8ff"; ctx.fillRect(x, y, bw * Math.max(0, Math.min(1, Number(score) || 0)), bh);
   });

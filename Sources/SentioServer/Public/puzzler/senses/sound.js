@@ -63,7 +63,8 @@ export function soundSense(level, view, el) {
     const d = lastDetail = r.detail || {};
     if (typeof d.dbfs === "number") {
       const v = Math.max(0, Math.min(1, (d.dbfs + 60) / 60));
-      meter.style.setProperty("--s", String(0.25 + 0.75 * v));
+      // The ring never shrinks under its label ("-66 dB" needs about half the meter).
+      meter.style.setProperty("--s", String(0.5 + 0.5 * v));
       const over = typeof d.threshold === "number" && d.dbfs >= d.threshold;
       meter.classList.toggle("over", over);
       db.textContent = d.dbfs < -90 ? "silence" : `${Math.round(d.dbfs)} dB`;
