@@ -109,10 +109,9 @@ public final class LevelPlayer {
     /// its class names one per line in `drawings.classes` beside it).
     static func drawingJudge(store: ModelStore) throws -> SentioNeural.DrawingJudge {
         let classesPath = store.directory + "/drawings.classes"
-        guard let path = try? store.path(of: "drawings"), let text = try? String(contentsOfFile: classesPath, encoding: .utf8) else {
+        guard (try? store.path(of: "drawings")) != nil, let text = try? String(contentsOfFile: classesPath, encoding: .utf8) else {
             throw PuzzlerError.unavailable("the drawing judge is not trained on this server: run `make drawing-judge` (about two minutes)")
         }
-        _ = path
         let classes = text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.isEmpty }
         return try SentioNeural.DrawingJudge(model: try store.model("drawings"), classes: classes)
     }
