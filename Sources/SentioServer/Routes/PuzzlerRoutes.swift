@@ -42,9 +42,7 @@ struct PuzzlerRoutes {
             if context.identity != nil {
                 throw HTTPError(.conflict, message: "you are signed in: your account's progress is the one you play; sign out to resume a guest's game")
             }
-            if let wait = platform.stillsLimiter.take("puzzler-resume " + context.client) {
-                throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many tries; wait a moment")
-            }
+            try platform.stillsLimiter.admit("puzzler-resume " + context.client) { _ in "too many tries; wait a moment" }
             let body = try await decode(Resume.self, request, context)
             let (player, token) = try await answer { try await platform.puzzler.resume(code: body.code) }
             var response = try Response.json(try await progress(player, context))
@@ -66,15 +64,14 @@ struct PuzzlerRoutes {
             let (player, token) = try await player(request, context, create: true)
             let body = try await decode(Events.self, request, context)
             guard body.events.count <= 200 else { throw HTTPError(.contentTooLarge, message: "at most 200 events") }
-            guard try await platform.puzzler.state(of: player.id, level: level) != .locked else {
-                throw HTTPError(.notFound, message: PuzzlerError.locked(level).description)
-            }
+            let state = try await platform.puzzler.state(of: player.id, level: level)
+            guard state != .locked else { throw HTTPError(.notFound, message: PuzzlerError.locked(level).description) }
             let judge = try LevelPlayer(level: level, store: platform.perception.store)
             var report = LevelReport(progress: 0, message: "No events.")
             for event in body.events { report = try judge.event(event) }
             var reply = LevelReply(level: level.rawValue, phase: report.phase.rawValue, progress: report.progress, message: report.message,
                                    detail: report.detail, serverMs: 0, waitMs: 0)
-            if report.phase == .solved, try await platform.puzzler.state(of: player.id, level: level) == .open {
+            if report.phase == .solved, state == .open {
                 let times = body.events.compactMap(\.t)
                 let seconds = ((times.max() ?? 0) - (times.min() ?? 0)) / 1000
                 reply.opened = try await platform.puzzler.solve(player: player.id, level: level, seconds: seconds).map(\.rawValue)
@@ -101,9 +98,7 @@ struct PuzzlerRoutes {
             guard try await platform.puzzler.state(of: player.id, level: level) != .locked else {
                 throw HTTPError(.notFound, message: PuzzlerError.locked(level).description)
             }
-            if let wait = platform.stillsLimiter.take("rooms " + context.client) {
-                throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many rooms opened; wait a moment")
-            }
+            try platform.stillsLimiter.admit("rooms " + context.client) { _ in "too many rooms opened; wait a moment" }
             let room = try await platform.rooms.open(purpose: "puzzler")
             try await platform.puzzler.pair(code: room.code, player: player.id, level: level)
             let url = RoomRoutes(platform: platform).joinURL(code: room.code, purpose: room.purpose, request: request) + "&level=\(level.rawValue)"
@@ -111,9 +106,7 @@ struct PuzzlerRoutes {
         }
         router.route(.get, "/api/v1/puzzler/pairings/{code}") { _, context in
             let code = try context.parameters.require("code").uppercased()
-            guard try await platform.rooms.find(code) != nil, let pairing = try await platform.puzzler.pairing(code: code) else {
-                throw HTTPError(.notFound, message: "no open room \(code) for the puzzle game; pair again from the level's page")
-            }
+            let pairing = try await openPairing(code)
             struct Pairing: Encodable { var code: String; var level: LevelInfo }
             return try Response.json(Pairing(code: code, level: LevelInfo(Catalogue.level(pairing.level))))
         }
@@ -128,7 +121,7 @@ struct PuzzlerRoutes {
         let rule = AccessTable.rule(.get, path)
         router.ws(RouterPath(path)) { request, context in
             try AccessGuard.check(rule, context)
-            let query = Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { $1 })
+            let query = request.queryDictionary
             _ = try levelID(context)
             if let rate = query["rate"], !(Int(rate).map { (8000...96000).contains($0) } ?? false) {
                 throw HTTPError(.badRequest, message: "rate is the audio's sample rate, 8000…96000")
@@ -139,7 +132,7 @@ struct PuzzlerRoutes {
             let client = context.requestContext.client
             guard try await platform.streamSlots.open(client: client, outbound: outbound) else { return }
             defer { platform.streamSlots.close(client: client) }
-            let query = Dictionary(context.request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { $1 })
+            let query = context.request.queryDictionary
             let level = try levelID(context.requestContext)
             let player = try await playingPlayer(context.request, context.requestContext, room: query["room"])
             do {
@@ -186,9 +179,7 @@ struct PuzzlerRoutes {
         // A caller with no player yet becomes a new guest on any route but the level's socket
         // (an upgrade sets no cookie).
         guard create else { throw HTTPError(.unauthorized, message: "open the game's map first (it makes you a guest player), or sign in") }
-        if let wait = platform.stillsLimiter.take("puzzler-guest " + context.client) {
-            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many new players from here; wait a moment")
-        }
+        try platform.stillsLimiter.admit("puzzler-guest " + context.client) { _ in "too many new players from here; wait a moment" }
         let (player, token) = try await platform.puzzler.newGuest()
         return (player, token)
     }
@@ -198,15 +189,21 @@ struct PuzzlerRoutes {
     func playingPlayer(_ request: Request, _ context: AppContext, room: String?) async throws -> String {
         if let room {
             let code = room.uppercased()
-            guard try await platform.rooms.find(code) != nil, let pairing = try await platform.puzzler.pairing(code: code) else {
-                throw HTTPError(.notFound, message: "no open room \(code) for the puzzle game; pair again from the level's page")
-            }
+            let pairing = try await openPairing(code)
             guard pairing.level == (try levelID(context)) else {
                 throw HTTPError(.badRequest, message: "room \(code) was paired for the \(pairing.level.rawValue) level")
             }
             return pairing.player
         }
         return try await player(request, context, create: false).0.id
+    }
+
+    /// The player and level of an open room paired for the game; 404 otherwise.
+    func openPairing(_ code: String) async throws -> (player: String, level: LevelID) {
+        guard try await platform.rooms.find(code) != nil, let pairing = try await platform.puzzler.pairing(code: code) else {
+            throw HTTPError(.notFound, message: "no open room \(code) for the puzzle game; pair again from the level's page")
+        }
+        return pairing
     }
 
     func progress(_ player: Player, _ context: AppContext) async throws -> Progress {

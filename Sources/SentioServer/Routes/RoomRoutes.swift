@@ -23,9 +23,7 @@ struct RoomRoutes {
                 purpose = try await decode(OpenRoom.self, request, context).purpose ?? purpose
             }
             guard ["camera", "motion", "arcade"].contains(purpose) else { throw HTTPError(.badRequest, message: "purpose is camera, motion or arcade") }
-            if let wait = platform.stillsLimiter.take("rooms " + context.client) {
-                throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many rooms opened; wait a moment")
-            }
+            try platform.stillsLimiter.admit("rooms " + context.client) { _ in "too many rooms opened; wait a moment" }
             let room = try await platform.rooms.open(purpose: purpose)
             return try Response.json(OpenedRoom(room: room, joinURL: joinURL(code: room.code, purpose: room.purpose, request: request)), status: .created)
         }

@@ -110,10 +110,7 @@ struct StillRoutes {
     static let imageTypes = ["image/jpeg", "image/png", "image/webp"]
 
     func admit(_ context: AppContext) throws {
-        if let wait = platform.stillsLimiter.take(context.client) {
-            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))],
-                            message: "too many requests from \(context.client); try again in \(Int(wait.rounded(.up))) s")
-        }
+        try platform.stillsLimiter.admit(context.client) { "too many requests from \(context.client); try again in \($0) s" }
     }
 
     func body(_ request: Request) async throws -> ByteBuffer {
@@ -209,6 +206,24 @@ struct Query {
         guard let text = values[name] else { return nil }
         guard let flag = Bool(text) else { throw HTTPError(.badRequest, message: "\(name) is true or false") }
         return flag
+    }
+}
+
+extension TokenBuckets {
+    /// Takes a token for `key`, or refuses with 429 and Retry-After; `message` is given the
+    /// seconds to wait.
+    func admit(_ key: String, message: (Int) -> String) throws {
+        if let wait = take(key) {
+            let seconds = Int(wait.rounded(.up))
+            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(seconds)], message: message(seconds))
+        }
+    }
+}
+
+extension Request {
+    /// The query's parameters by name (the last of a repeated one).
+    var queryDictionary: [String: String] {
+        Dictionary(uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { $1 })
     }
 }
 

@@ -15,7 +15,7 @@ struct StreamRoutes {
             router.ws(RouterPath(path)) { request, context in
                 try AccessGuard.check(rule, context)
                 do {
-                    _ = try StreamOptions(query: Dictionary(request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { $1 }))
+                    _ = try StreamOptions(query: request.queryDictionary)
                 } catch let error as StreamError {
                     throw HTTPError(.badRequest, message: error.message)
                 }
@@ -24,8 +24,7 @@ struct StreamRoutes {
                 let client = context.requestContext.client
                 guard try await platform.streamSlots.open(client: client, outbound: outbound) else { return }
                 defer { platform.streamSlots.close(client: client) }
-                let query = Dictionary(context.request.uri.queryParameters.map { (String($0.key), String($0.value)) }, uniquingKeysWith: { $1 })
-                let options = try StreamOptions(query: query)
+                let options = try StreamOptions(query: context.request.queryDictionary)
                 do {
                     try await StreamConnection(kind: kind, options: options, platform: platform, logger: context.logger,
                                          userAgent: context.request.headers[.userAgent])

@@ -17,6 +17,9 @@ actor PuzzlerWorker {
     private let limits: Limits
     private var normalizer: MotionNormalizer
     private var solved = false
+    /// Whether the level was solved on this connection, a reset notwithstanding (a connection
+    /// that never solved it is recorded as left).
+    private(set) var solvedOnce = false
 
     /// A judged input: the report, whether it is the level's first solve (to be stored), and
     /// the server's time for it.
@@ -25,6 +28,8 @@ actor PuzzlerWorker {
         var firstSolve: Bool
         var serverMs: Double
         var waitMs: Double
+        /// A text message's `sentAt`, echoed to the page.
+        var sentAt: Double? = nil
     }
 
     init(level: LevelID, store: ModelStore, thread: ComputeThread, limits: Limits, sampleRate: Int, profile: BrowserProfile) throws {
@@ -36,7 +41,7 @@ actor PuzzlerWorker {
 
     private func judged(_ report: LevelReport, started: ContinuousClock.Instant, received: ContinuousClock.Instant) -> Judged {
         let first = report.phase == .solved && !solved
-        if first { solved = true }
+        if first { solved = true; solvedOnce = true }
         return Judged(report: report, firstSolve: first, serverMs: (ContinuousClock.now - started).milliseconds, waitMs: (started - received).milliseconds)
     }
 
@@ -95,12 +100,15 @@ actor PuzzlerWorker {
         default:
             throw StreamError("bad_message", "unknown message type \(message.type): motion, event, press, drawing, button, calibrate or reset")
         }
-        return judged(report, started: started, received: received)
+        var result = judged(report, started: started, received: received)
+        result.sentAt = message.sentAt.flatMap { $0.isFinite ? $0 : nil }
+        return result
     }
 
     /// The fields any text message may carry.
     struct PlayMessage: Decodable {
         var type: String
+        var sentAt: Double?
         var ms: Double?
         var gapMs: Double?
         var strokes: [[[Double]]]?
@@ -170,56 +178,51 @@ struct PuzzlerConnection {
             }
         }
         let started = ContinuousClock.now
-        let solvedAt = SolveRecord()
         let sense = Catalogue.level(level).sense
         let metrics = platform.metrics, level = self.level
         // Camera frames through the mailbox (a player's face now, not a backlog of it); audio
         // chunks judged in order as they come (loudness must not lose a window).
-        let judgeBinary: @Sendable (ByteBuffer, Int, ContinuousClock.Instant) async throws -> Void = { bytes, number, received in
-            do {
+        let judgeAudio: @Sendable (ByteBuffer, Int, ContinuousClock.Instant) async throws -> Void = { bytes, number, received in
+            try await respond(frame: number, started: started, outbound: outbound) {
                 guard sense == .sound else { throw StreamError("bad_message", PuzzlerError.wrongInput(level: level, takes: "no binary messages").description) }
-                let judged = try await worker.audio(bytes, received: received)
-                try await deliver(judged, frame: number, dropped: nil, sentAt: nil, started: started, solved: solvedAt, outbound: outbound)
-            } catch {
-                try await outbound.writeTextMessage(try JSON.string(Self.streamError(error, frame: number)))
+                return try await worker.audio(bytes, received: received)
             }
         }
         try await pumpFrames(inbound: inbound, maxMessageBytes: platform.limits.maxFrameBytes, onDrop: { metrics.frameDropped("puzzler") },
-                             binary: sense.usesCamera ? nil : judgeBinary,
+                             binary: sense.usesCamera ? nil : judgeAudio,
                              text: { text in
-            do {
-                struct Stamp: Decodable { var sentAt: Double? }
-                let sentAt = (try? JSONDecoder().decode(Stamp.self, from: Data(text.utf8)))?.sentAt
-                if let judged = try await worker.text(text, received: ContinuousClock.now) {
-                    try await deliver(judged, frame: nil, dropped: nil, sentAt: sentAt, started: started, solved: solvedAt, outbound: outbound)
-                }
-            } catch {
-                try await outbound.writeTextMessage(try JSON.string(Self.streamError(error, frame: nil)))
-            }
+            try await respond(frame: nil, started: started, outbound: outbound) { try await worker.text(text, received: ContinuousClock.now) }
         }) { pending, dropped in
-            do {
-                let judged = try await worker.frame(pending.bytes, number: pending.number, time: pending.time, received: pending.received)
-                try await deliver(judged, frame: pending.number, dropped: dropped, sentAt: nil, started: started, solved: solvedAt, outbound: outbound)
-            } catch {
-                try await outbound.writeTextMessage(try JSON.string(Self.streamError(error, frame: pending.number)))
+            try await respond(frame: pending.number, dropped: dropped, started: started, outbound: outbound) {
+                try await worker.frame(pending.bytes, number: pending.number, time: pending.time, received: pending.received)
             }
         }
-        if await solvedAt.seconds == nil {
+        if await !worker.solvedOnce {
             try? await game.left(player: player, level: level, seconds: (ContinuousClock.now - started).milliseconds / 1000)
+        }
+    }
+
+    /// Judges one input with `judge` and sends its reply (``deliver(_:frame:dropped:started:outbound:)``),
+    /// or the typed error when it fails; nothing when it asks for no reply.
+    private func respond(frame: Int?, dropped: Int? = nil, started: ContinuousClock.Instant, outbound: WebSocketOutboundWriter,
+                         _ judge: () async throws -> PuzzlerWorker.Judged?) async throws {
+        do {
+            if let judged = try await judge() { try await deliver(judged, frame: frame, dropped: dropped, started: started, outbound: outbound) }
+        } catch {
+            try await outbound.writeTextMessage(try JSON.string(Self.streamError(error, frame: frame)))
         }
     }
 
     /// Sends one judged input's reply (storing the solve first, on the first one) and, in a
     /// paired phone's room, publishes it for the desktop.
-    private func deliver(_ judged: PuzzlerWorker.Judged, frame: Int?, dropped: Int?, sentAt: Double?, started: ContinuousClock.Instant,
-                         solved: SolveRecord, outbound: WebSocketOutboundWriter) async throws {
+    private func deliver(_ judged: PuzzlerWorker.Judged, frame: Int?, dropped: Int?, started: ContinuousClock.Instant,
+                         outbound: WebSocketOutboundWriter) async throws {
         var reply = LevelReply(level: level.rawValue, phase: judged.report.phase.rawValue, progress: judged.report.progress,
                                message: judged.report.message, detail: judged.report.detail, frame: frame, dropped: dropped,
-                               serverMs: (judged.serverMs * 100).rounded() / 100, waitMs: (judged.waitMs * 100).rounded() / 100, sentAt: sentAt)
+                               serverMs: (judged.serverMs * 100).rounded() / 100, waitMs: (judged.waitMs * 100).rounded() / 100, sentAt: judged.sentAt)
         if judged.firstSolve {
             let seconds = ((ContinuousClock.now - started).milliseconds / 10).rounded() / 100
             let opened = try await platform.puzzler.solve(player: player, level: level, seconds: seconds)
-            await solved.set(seconds)
             reply.opened = opened.map(\.rawValue)
             reply.seconds = seconds
         }
@@ -238,10 +241,4 @@ struct PuzzlerConnection {
         default: return StreamError("bad_frame", "\(error)", frame: frame)
         }
     }
-}
-
-/// When the level was solved on this connection (its seconds), shared by the reader and the worker.
-actor SolveRecord {
-    private(set) var seconds: Double?
-    func set(_ value: Double) { seconds = value }
 }
