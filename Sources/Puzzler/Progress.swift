@@ -188,13 +188,13 @@ public struct PuzzlerProgress: Sendable {
 
     /// Starts a meteor round.
     public func startRound(player: String, now: Int64 = Clock.milliseconds()) async throws -> MeteorRound {
-        let id = "r_" + Self.randomToken().prefix(16)
+        let id = "r_" + RandomID.make(bytes: 8)
         try await store.transaction { db in
             // A player has one round at a time: starting one ends the others.
             try await db.raw("DELETE FROM pz_rounds WHERE player = \(bind: player)").run()
-            try await db.raw("INSERT INTO pz_rounds (id, player, started_at, credited) VALUES (\(bind: String(id)), \(bind: player), \(bind: now), 0)").run()
+            try await db.raw("INSERT INTO pz_rounds (id, player, started_at, credited) VALUES (\(bind: id), \(bind: player), \(bind: now), 0)").run()
         }
-        return MeteorRound(round: String(id), seed: Int.random(in: 1...1_000_000), spawnSeconds: Self.spawnSeconds)
+        return MeteorRound(round: id, seed: Int.random(in: 1...1_000_000), spawnSeconds: Self.spawnSeconds)
     }
 
     /// Credits meteors caught in a round: no more in all than one per ``spawnSeconds`` since
@@ -300,10 +300,8 @@ public struct PuzzlerProgress: Sendable {
         return String((0..<8).map { _ in letters[Int(generator.next() % UInt64(letters.count))] })
     }
 
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in String(generator.next(), radix: 16).leftPadded(16) }.joined()
-    }
+    /// A device token: 256 random bits as 64 hex digits (the cookie's form).
+    static func randomToken() -> String { RandomID.make(bytes: 32) }
 
     static func hash(_ token: String) -> String {
         SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
@@ -317,8 +315,4 @@ public struct LevelDifficulty: Sendable, Codable, Equatable {
     public var solves: Int
     public var medianSeconds: Double?
     public var hints: Int
-}
-
-extension String {
-    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

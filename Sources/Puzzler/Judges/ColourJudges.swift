@@ -130,7 +130,7 @@ public struct ColourMatchJudge: Sendable {
         detail.lightness = sample.lightness
         guard current < Self.references.count else {
             detail.swatches = Self.references.map { .init(name: $0.name, hex: $0.hex, done: true) }
-            return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail)
+            return .solved(detail)
         }
         let reference = Self.references[current]
         let deltaE = DeltaE.ciede2000(sample.window, reference.srgb.lab)
@@ -146,7 +146,7 @@ public struct ColourMatchJudge: Sendable {
         detail.current = min(current, Self.references.count - 1)
         detail.swatches = Self.references.enumerated().map { .init(name: $1.name, hex: $1.hex, done: $0 < current) }
         if current == Self.references.count {
-            return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail)
+            return .solved(detail)
         }
         let progress = (Double(current) + min(1, held / needSeconds)) / Double(Self.references.count)
         let message = sample.lightness < 12 ? "It is too dark to see any colour." :

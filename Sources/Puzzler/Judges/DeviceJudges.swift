@@ -111,7 +111,7 @@ public struct DeviceJudge: Sendable {
         var detail = LevelDetail()
         detail.steps = zip(labels, done).map { LevelDetail.Step(label: $0, done: $1) }
         let count = done.filter { $0 }.count
-        if done.allSatisfy({ $0 }) { return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail) }
+        if done.allSatisfy({ $0 }) { return .solved(detail) }
         let message: String
         if level == .offline && done[0] { message = "Offline — the level keeps watching. Come back in a moment." }
         else if level == .offline && backTooSoon { message = "Back too soon: stay cut off for at least \(Int(Self.minimumOfflineMs / 1000)) seconds." }
@@ -139,7 +139,7 @@ public struct MorseJudge: Sendable {
         var detail = LevelDetail()
         detail.presses = presses
         detail.letters = Self.letters(presses)
-        if presses == Self.sos { return LevelReport(phase: .solved, progress: 1, message: "Solved — help is on its way!", detail: detail) }
+        if presses == Self.sos { return .solved(detail, message: "Solved — help is on its way!") }
         // Progress: the longest tail that begins the answer.
         let matched = (0...presses.count).reversed().first { Self.sos.hasPrefix(String(presses.suffix($0))) } ?? 0
         return LevelReport(progress: Double(matched) / 9, message: pressMs >= Self.longPressMs ? "long" : "short", detail: detail)

@@ -98,7 +98,7 @@ public struct FaceJudge: Sendable {
             detail.holding = holding
             detail.heldSeconds = held
             if held >= needSeconds {
-                return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail)
+                return .solved(detail)
             }
             let message = holding ? "Hold it… \(Int((needSeconds - held).rounded(.up))) s" : "Waiting for the answer…"
             return LevelReport(progress: held / needSeconds, message: message, detail: detail)
@@ -107,7 +107,7 @@ public struct FaceJudge: Sendable {
             let cursor = LevelDetail.Spot(x: min(1, max(0, 0.5 - Self.cursorGain * (face.noseTip.x - nose.x))),
                                           y: min(1, max(0, 0.5 + Self.cursorGain * (face.noseTip.y - nose.y))))
             detail.cursor = cursor
-            guard hits < Self.targets.count else { return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail) }
+            guard hits < Self.targets.count else { return .solved(detail) }
             let target = Self.targets[hits]
             let reached = (cursor.x - target.x) * (cursor.x - target.x) + (cursor.y - target.y) * (cursor.y - target.y) <= Self.targetRadius * Self.targetRadius
             detail.holding = reached
@@ -115,7 +115,7 @@ public struct FaceJudge: Sendable {
             detail.targets = Self.targets.enumerated().map { .init(x: $1.x, y: $1.y, r: Self.targetRadius, hit: $0 < hits) }
             detail.next = hits
             if hits == Self.targets.count {
-                return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail)
+                return .solved(detail)
             }
             return LevelReport(progress: Double(hits) / Double(Self.targets.count),
                                message: hits == 0 ? "Steer the cursor to star 1." : "Now star \(hits + 1).", detail: detail)

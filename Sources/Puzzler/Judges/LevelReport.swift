@@ -21,6 +21,11 @@ public struct LevelReport: Sendable, Codable, Equatable {
         self.message = message
         self.detail = detail
     }
+
+    /// The level solved, with what the page draws last.
+    public static func solved(_ detail: LevelDetail, message: String = "Solved!") -> LevelReport {
+        LevelReport(phase: .solved, progress: 1, message: message, detail: detail)
+    }
 }
 
 /// What the page draws for a level; each level fills the fields it has (docs/puzzler-api.md).

@@ -46,7 +46,7 @@ public struct MotionJudge: Sendable {
         }
         detail.axes = axes
         let progress = axes.values.reduce(0) { $0 + $1.progress } / 3
-        if done.count == 3 { return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail) }
+        if done.count == 3 { return .solved(detail) }
         let message = samples == 0 ? "Waiting for the phone's motion…" : "\(done.count) of 3"
         return LevelReport(progress: progress, message: message, detail: detail)
     }

@@ -32,7 +32,7 @@ public struct FruitJudge: Sendable {
         }
         detail.want = Self.wanted[min(step, Self.wanted.count - 1)]
         if step == Self.wanted.count {
-            return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail)
+            return .solved(detail)
         }
         let message = (lightness ?? 50) < 12 ? "It is too dark for the camera to see anything." :
             seen ? "I see it…" : step == 0 ? "Show me the first thing." : "Good. Now the second."
@@ -58,7 +58,7 @@ public struct HandSignJudge: Sendable {
         detail.heldSeconds = held
         detail.holding = holding
         if held >= needSeconds {
-            return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail)
+            return .solved(detail)
         }
         let message = shapes.isEmpty ? ((lightness ?? 50) < 12 ? "Too dark to see your hand." : "Show me a hand.")
             : holding ? "Hold it…" : "That's a hand — but not the sign."
@@ -80,7 +80,7 @@ public struct DrawingLevelJudge: Sendable {
         detail.top = Array(guesses.prefix(3))
         guard strokes > 0 else { return LevelReport(progress: 0, message: "Draw something first.", detail: detail) }
         if let first = guesses.first, first.label == want, first.score >= minScore {
-            return LevelReport(phase: .solved, progress: 1, message: "Solved — a fine \(want)!", detail: detail)
+            return .solved(detail, message: "Solved — a fine \(want)!")
         }
         let guess = guesses.first.map { "It looks like \($0.label) to me." } ?? "I can't tell what that is."
         return LevelReport(progress: 0, message: guess, detail: detail)

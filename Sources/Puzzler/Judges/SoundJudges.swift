@@ -23,7 +23,7 @@ public struct LoudJudge: Sendable {
         detail.needSeconds = needSeconds
         detail.holding = (lastLevel ?? -120) >= threshold
         if held >= needSeconds {
-            return LevelReport(phase: .solved, progress: 1, message: "Solved!", detail: detail)
+            return .solved(detail)
         }
         let message = lastLevel == nil ? "Waiting for sound from the microphone…" : detail.holding == true ? "Keep going!" : "Listening…"
         return LevelReport(progress: held / needSeconds, message: message, detail: detail)
@@ -38,7 +38,7 @@ public struct KeywordJudge: Sendable {
         var detail = LevelDetail()
         detail.heard = heard
         detail.dbfs = level.map { ($0 * 10).rounded() / 10 }
-        if heard { return LevelReport(phase: .solved, progress: 1, message: "Solved — I heard it!", detail: detail) }
+        if heard { return .solved(detail, message: "Solved — I heard it!") }
         return LevelReport(progress: 0, message: level == nil ? "Waiting for sound from the microphone…" : "Listening…", detail: detail)
     }
 }
