@@ -23,6 +23,16 @@ export async function progress() {
 /** Buys the next hint tier: `{tier, text, points}`; an APIError (409) says why not. */
 export const buyHint = (level) => api(`${BASE}/levels/${encodeURIComponent(level)}/hints`, { method: "POST", json: {} });
 
+/** Buys the next hint of `level` and writes it into `progress` (as `progress()` answered it,
+ *  with `byId`): the hint joins the level's, one fewer is left, the points drop. */
+export async function buyHintInto(progress, level) {
+  const bought = await buyHint(level);
+  const mine = progress.byId.get(level);
+  if (mine) { mine.hints = [...(mine.hints || []), bought.text]; mine.hintsLeft = Math.max(0, (mine.hintsLeft ?? 3) - 1); }
+  progress.points = bought.points;
+  return bought;
+}
+
 /** Makes this device the guest player with `code`. */
 export const resume = (code) => api(`${BASE}/resume`, { method: "POST", json: { code } });
 

@@ -3,7 +3,7 @@
 // the hints, pairing a phone for motion and device levels on a desktop, and the solve.
 import { showAccountLink, status } from "/js/account.js";
 import { socketURL } from "/js/stream.js";
-import { catalogue, progress, buyHint, pair, loadError, browserSignal, SENSE_WORDS } from "/puzzler/api.js";
+import { catalogue, progress, buyHintInto, pair, loadError, browserSignal, SENSE_WORDS } from "/puzzler/api.js";
 import { LevelView, showSolved, actionButton } from "/puzzler/play.js";
 import { createSense } from "/puzzler/senses/index.js";
 
@@ -138,10 +138,7 @@ async function onBuyHint() {
   $("hint").disabled = true;
   status($("hint-status"), "Buying a hint…");
   try {
-    const bought = await buyHint(id);
-    const mine = state.progress.byId.get(id);
-    if (mine) { mine.hints = [...(mine.hints || []), bought.text]; mine.hintsLeft = Math.max(0, (mine.hintsLeft ?? 3) - 1); }
-    state.progress.points = bought.points;
+    await buyHintInto(state.progress, id);
     status($("hint-status"), "");
     showPoints();
     showHints();

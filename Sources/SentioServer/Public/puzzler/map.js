@@ -2,7 +2,7 @@
 // states (open blue, solved yellow, locked dim), a card per star (title, clue, hints, play),
 // points, the resume code and the meteor shower that earns points.
 import { showAccountLink, status } from "/js/account.js";
-import { catalogue, progress, buyHint, resume, loadError, starSVG, APIError, SENSE_WORDS } from "/puzzler/api.js";
+import { catalogue, progress, buyHintInto, resume, loadError, starSVG, APIError, SENSE_WORDS } from "/puzzler/api.js";
 import { MeteorShower } from "/puzzler/meteors.js";
 import { drawSky } from "/puzzler/sky.js";
 
@@ -169,10 +169,7 @@ async function onBuyHint() {
   $("card-hint").disabled = true;
   status($("card-status"), "Buying a hint…");
   try {
-    const bought = await buyHint(id);
-    const mine = state.progress.byId.get(id);
-    if (mine) { mine.hints = [...(mine.hints || []), bought.text]; mine.hintsLeft = Math.max(0, (mine.hintsLeft ?? 3) - 1); }
-    state.progress.points = bought.points;
+    await buyHintInto(state.progress, id);
     status($("card-status"), "");
     render();
   } catch (error) {
