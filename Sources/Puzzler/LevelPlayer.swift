@@ -17,6 +17,8 @@ public enum PuzzlerError: Error, Sendable, Equatable, CustomStringConvertible {
     case locked(LevelID)
     case notEnoughPoints(have: Int, need: Int)
     case noHintsLeft(LevelID)
+    /// Another purchase of the same hint (another tab, a double click) got there first.
+    case hintTaken(LevelID)
     case unknownRound
     case unknownCode
 
@@ -29,6 +31,7 @@ public enum PuzzlerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .locked(let level): "the \(level.rawValue) level is still locked: solve a neighbouring star first"
         case .notEnoughPoints(let have, let need): "a hint costs \(need) points and you have \(have): catch meteors on the map to earn more"
         case .noHintsLeft(let level): "all three hints of \(level.rawValue) are already yours"
+        case .hintTaken(let level): "that hint of \(level.rawValue) was just bought elsewhere (another tab?): reload to read it"
         case .unknownRound: "no such meteor round (or it was another player's, or it has ended)"
         case .unknownCode: "no player has that resume code"
         }

@@ -175,14 +175,19 @@ public struct PuzzlerProgress: Sendable {
             let bought = try row.decode(column: "hints", as: Int.self)
             let hints = Catalogue.level(level).hints
             guard bought < hints.count else { throw PuzzlerError.noHintsLeft(level) }
-            // The points are read inside the transaction and the update is conditional, so two
-            // purchases at once cannot both spend the same 50 points.
-            let points = try await db.raw("SELECT points FROM pz_players WHERE id = \(bind: player)").first()?.decode(column: "points", as: Int.self) ?? 0
-            guard points >= Catalogue.hintCost else { throw PuzzlerError.notEnoughPoints(have: points, need: Catalogue.hintCost) }
-            try await db.raw("UPDATE pz_players SET points = points - \(bind: Catalogue.hintCost) WHERE id = \(bind: player) AND points >= \(bind: Catalogue.hintCost)").run()
-            try await db.raw("UPDATE pz_levels SET hints = hints + 1 WHERE player = \(bind: player) AND level = \(bind: level.rawValue) AND hints = \(bind: bought)").run()
+            // The spending is one conditional UPDATE whose RETURNING says whether it happened:
+            // on PostgreSQL (read committed) two purchases at once may both have read 50 points,
+            // but the second UPDATE re-checks the row after the first commits and matches nothing.
+            guard let spent = try await db.raw("UPDATE pz_players SET points = points - \(bind: Catalogue.hintCost) WHERE id = \(bind: player) AND points >= \(bind: Catalogue.hintCost) RETURNING points").first() else {
+                let points = try await db.raw("SELECT points FROM pz_players WHERE id = \(bind: player)").first()?.decode(column: "points", as: Int.self) ?? 0
+                throw PuzzlerError.notEnoughPoints(have: points, need: Catalogue.hintCost)
+            }
+            // Likewise a second purchase of the same tier matches no row and is refused.
+            guard try await db.raw("UPDATE pz_levels SET hints = hints + 1 WHERE player = \(bind: player) AND level = \(bind: level.rawValue) AND hints = \(bind: bought) RETURNING hints").first() != nil else {
+                throw PuzzlerError.hintTaken(level)
+            }
             try await Self.record(db, player: player, level: level, kind: "hint", seconds: Double(bought + 1), now: now)
-            return (bought + 1, hints[bought], points - Catalogue.hintCost)
+            return (bought + 1, hints[bought], try spent.decode(column: "points", as: Int.self))
         }
     }
 
@@ -208,9 +213,14 @@ public struct PuzzlerProgress: Sendable {
             let started = try row.decode(column: "started_at", as: Int64.self), already = try row.decode(column: "credited", as: Int.self)
             let elapsed = min(Double(now - started) / 1000, Self.roundMinutes * 60)
             let allowed = max(0, Int(elapsed / Self.spawnSeconds) - already)
-            let credited = min(caught, allowed)
+            var credited = min(caught, allowed)
+            // Only if no other credit of this round landed since the read (compare and set): two
+            // claims at once on PostgreSQL could otherwise both spend the same allowance. The
+            // loser credits nothing and says so.
+            if credited > 0, try await db.raw("UPDATE pz_rounds SET credited = credited + \(bind: credited) WHERE id = \(bind: round) AND credited = \(bind: already) RETURNING credited").first() == nil {
+                credited = 0
+            }
             if credited > 0 {
-                try await db.raw("UPDATE pz_rounds SET credited = credited + \(bind: credited) WHERE id = \(bind: round)").run()
                 try await db.raw("UPDATE pz_players SET points = points + \(bind: credited), meteors = meteors + \(bind: credited) WHERE id = \(bind: player)").run()
             }
             let points = try await db.raw("SELECT points FROM pz_players WHERE id = \(bind: player)").first()?.decode(column: "points", as: Int.self) ?? 0

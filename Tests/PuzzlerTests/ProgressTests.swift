@@ -65,6 +65,26 @@ enum ProgressChecks {
         async let b = try? game.buyHint(player: guest.id, level: .theme)
         let bought = [await a, await b].compactMap { $0 }
         #expect(bought.count == 1)
+        #expect(try await game.player(deviceToken: token)?.points == 0)
+
+        // Two purchases on one level at once with points for both: each tier is bought once.
+        // Serialized (SQLite) they buy tiers 1 and 2; on PostgreSQL both may read tier 1, and
+        // then the later one is refused and spends nothing (its transaction rolls back).
+        let round3 = try await game.startRound(player: guest.id, now: t0)
+        _ = try await game.credit(player: guest.id, round: round3.round, caught: 100, now: t0 + 250_000)   // 100 points
+        async let c = try? game.buyHint(player: guest.id, level: .volume)
+        async let d = try? game.buyHint(player: guest.id, level: .volume)
+        let same = [await c, await d].compactMap { $0 }
+        #expect(!same.isEmpty && same.map(\.tier).sorted() == Array(1...same.count))
+        #expect(try await game.levels(of: guest.id).first { $0.id == .volume }?.hints.count == same.count)
+        #expect(try await game.player(deviceToken: token)?.points == 100 - 50 * same.count)
+
+        // Two claims of one round at once: together no more than the round allows.
+        let round4 = try await game.startRound(player: guest.id, now: t0)
+        async let e = try? game.credit(player: guest.id, round: round4.round, caught: 8, now: t0 + 25_000)   // 10 allowed
+        async let f = try? game.credit(player: guest.id, round: round4.round, caught: 8, now: t0 + 25_000)
+        let claims = [await e, await f].compactMap { $0?.credited }
+        #expect(claims.reduce(0, +) <= 10 && claims.contains(8))
 
         // The difficulty record.
         let difficulty = try await game.difficulty()

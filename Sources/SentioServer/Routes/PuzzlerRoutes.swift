@@ -231,7 +231,7 @@ struct PuzzlerRoutes {
         } catch let error as PuzzlerError {
             switch error {
             case .locked, .unknownLevel, .unknownRound, .unknownCode: throw HTTPError(.notFound, message: error.description)
-            case .notEnoughPoints, .noHintsLeft: throw HTTPError(.conflict, message: error.description)
+            case .notEnoughPoints, .noHintsLeft, .hintTaken: throw HTTPError(.conflict, message: error.description)
             default: throw HTTPError(.unprocessableContent, message: error.description)
             }
         }
