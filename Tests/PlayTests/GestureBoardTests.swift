@@ -44,6 +44,23 @@ struct GestureBoardTests {
         #expect(observations.last!.event == "cleared" && board.board.strokes.isEmpty)
     }
 
+    @Test("a fist (index curled, from the 3-D landmarks) starts no pinch however near the thumb; a pinch held stays held")
+    func fistIsNoPinch() {
+        var board = GestureBoard()
+        var time = 0.0
+        func frame(curled: Bool, gap: Double = 0.1) -> GestureBoard.Observation {
+            time += 1.0 / 30
+            return board.update(hand: Self.hand(pinchGap: gap, penGap: 2), indexCurled: curled, imageWidth: 480, imageHeight: 480, time: time)
+        }
+        #expect((0..<20).map { _ in frame(curled: true) }.allSatisfy { $0.pinch == .none && $0.heartAt == nil })
+        let opened = (0..<7).map { _ in frame(curled: false) }
+        #expect(opened.last?.pinch == .start)
+        // The landmark model may read a pinching hand as curled for a frame: a held pinch is
+        // judged by the gap alone.
+        #expect(frame(curled: true).pinch == .held)
+        #expect(frame(curled: true, gap: 0.5).pinch == .release)
+    }
+
     @Test("pen: smoothed, a fast jump filled with points, a very long one starts a new stroke; undo takes the last stroke")
     func pen() {
         var pen = AirBoard()

@@ -43,6 +43,16 @@ struct HandGestureTests {
         var small = PinchDetector()
         for _ in 0 ..< 7 { small.update(Self.hand(at: 0.5, 0.5, pinchGap: 30), imageWidth: 500, imageHeight: 500) }
         #expect(!small.isPinching)
+        // A fist: the index curled back to the palm in the world coordinates (its tip one
+        // first bone's length from its knuckle, reach 1.0 < 1.4) is no pinch, however near the thumb.
+        var fist = PinchDetector()
+        var curled = Self.hand(at: 0.5, 0.5, pinchGap: 10)
+        curled.world[HandJoint.indexMCP.rawValue] = Point3(x: 0, y: 0, z: 0)
+        curled.world[HandJoint.indexPIP.rawValue] = Point3(x: 0.045, y: 0, z: 0)
+        curled.world[HandJoint.indexTip.rawValue] = Point3(x: 0.02, y: 0.04, z: 0)
+        #expect(curled.indexCurled)
+        for _ in 0 ..< 10 { fist.update(curled, imageWidth: 1000, imageHeight: 1000) }
+        #expect(!fist.isPinching)
         // Losing the hand resets.
         relative.update(nil, imageWidth: 1000, imageHeight: 1000)
         #expect(!relative.isPinching)

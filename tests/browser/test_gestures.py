@@ -55,10 +55,10 @@ def test_gestures_heart_and_pen(hand_browser, server):
     assert hearts["pinch"] > 0, "the heart appears on pinch frames"
     assert hearts["open"] == 0, "and never on the open hand"
     # The pen frames are a thumbs-up whose curled fingertips touch (the fixtures have no photo of
-    # two fingers held together): on a few of them, while the pen is up, the thumb's tip is as
-    # near the index's as in a pinch. Measured: 0 to 6 of 150–200 pen frames under load (docs/play.md).
-    # A pinch never starts while the pen is down (GestureBoard). Bound: 5 %.
-    assert hearts["pen"] <= 0.05 * counts["pen"], "and on (almost) no pen frame"
+    # two fingers held together). Entering from the frame's edge, the landmark model reads the
+    # cut-off hand as a fist for a few frames, its thumb as near the index tip as in a pinch; a
+    # curled index starts no pinch (IndexReach), so no heart (before that rule: 2–10 of ~200).
+    assert hearts["pen"] == 0, "and never on the pen frames"
     assert len(pen_frames) >= counts["pen"] // 2
     assert max(errors_px) <= 3 * hand_clip.PEN_STEP + 6.4
     assert max(xs) - min(xs) > 0.3, "the stroke follows the hand across the frame"

@@ -39,7 +39,10 @@ public struct GestureBoard: Sendable {
     /// Joints used (MediaPipe's hand order).
     enum Joint { static let wrist = 0, thumbTip = 4, indexTip = 8, middleMCP = 9, middleTip = 12 }
 
-    public mutating func update(hand points: [BoardPoint]?, imageWidth: Int, imageHeight: Int, time: Double) -> Observation {
+    /// One frame. `indexCurled`: the hand's index is curled back to the palm, as in a fist
+    /// (SentioVision's `IndexReach`, from the 3-D landmarks this type does not see); no pinch
+    /// starts then, as a fist's thumb can lie as near the index tip as a pinch's.
+    public mutating func update(hand points: [BoardPoint]?, indexCurled: Bool = false, imageWidth: Int, imageHeight: Int, time: Double) -> Observation {
         let hand = points.flatMap { $0.count == 21 && $0.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) ? $0 : nil }
         let w = Double(max(imageWidth, 1)), h = Double(max(imageHeight, 1))
         func distance(_ a: Int, _ b: Int) -> Double {
@@ -53,7 +56,8 @@ public struct GestureBoard: Sendable {
         // held is judged as before.
         let penGap = usable ? distance(Joint.indexTip, Joint.middleTip) / size : .nan
         let writing = board.penDown && penGap <= board.apart && !pinch.isPinching
-        let phase = pinch.update(gap: usable ? (writing ? 10 : distance(Joint.thumbTip, Joint.indexTip) / size) : nil)
+        let fist = indexCurled && !pinch.isPinching
+        let phase = pinch.update(gap: usable ? (writing || fist ? 10 : distance(Joint.thumbTip, Joint.indexTip) / size) : nil)
         var event: String?
         if phase == .start {
             if let last = lastPinchStart, time - last <= doublePinch {

@@ -83,8 +83,9 @@ actor ImageStreamWorker {
             let session = try HandSession(maxHands: 1, store: store)
             let board = BoardBox()
             process = { image, time in
-                let hand = try session.process(image, time: time).hands.first.map { $0.landmarks.map { BoardPoint($0.x, $0.y) } }
-                return board.value.update(hand: hand, imageWidth: image.width, imageHeight: image.height, time: time)
+                let observed = try session.process(image, time: time).hands.first
+                return board.value.update(hand: observed.map { $0.landmarks.map { BoardPoint($0.x, $0.y) } }, indexCurled: observed?.indexCurled ?? false,
+                                          imageWidth: image.width, imageHeight: image.height, time: time)
             }
             resetSession = { session.reset(); board.value = GestureBoard() }
             command = { name in

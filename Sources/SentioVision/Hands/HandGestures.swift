@@ -3,7 +3,8 @@ import Foundation
 /// The lessons' pinch: thumb tip and index tip closer than a threshold for a number of
 /// consecutive frames ("show a heart"). The threshold is either absolute — the lessons' 40
 /// points, here pixels of the frame — or relative to the hand's size (wrist to middle-finger
-/// knuckle), which does not change as the hand moves away from the camera.
+/// knuckle), which does not change as the hand moves away from the camera. A hand whose index
+/// is curled back to the palm (a fist, ``IndexReach``) is not pinching however near the tips.
 public struct PinchDetector: Sendable {
     public enum Threshold: Sendable, Equatable {
         case pixels(Double)
@@ -29,10 +30,12 @@ public struct PinchDetector: Sendable {
             hypot((hand.point(a).x - hand.point(b).x) * w, (hand.point(a).y - hand.point(b).y) * h)
         }
         let gap = d(.thumbTip, .indexTip)
-        let closed: Bool = switch threshold {
+        // A curled index is a fist, whose thumb can lie as near the index tip as a pinch's.
+        let near: Bool = switch threshold {
         case let .pixels(limit): gap < limit
         case let .handSize(fraction): gap < fraction * d(.wrist, .middleMCP)
         }
+        let closed = near && !hand.indexCurled
         run = closed ? run + 1 : 0
         isPinching = run >= frames
     }
