@@ -349,8 +349,8 @@ paths = {
                               "404": err("No such kept photo."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/people/{id}/verify": {
         "parameters": [path_param("id", "The person's id.")],
-        "post": {"summary": "The kiosk's 1:1 face check of a photo against the person (admin; records nothing). With course, also no classmate nearer.",
-                 "tags": ["attendance"], "parameters": [q("course", string, "The course whose students are the cohort.")], "requestBody": IMAGE_BODY,
+        "post": {"summary": "The kiosk's 1:1 face check of a photo against the person (admin; records nothing). With course, also nobody enrolled (in any course) nearer.",
+                 "tags": ["attendance"], "parameters": [q("course", string, "Apply the kiosk's whole rule (everyone with an enrolled face is the cohort); the course must exist.")], "requestBody": IMAGE_BODY,
                  "responses": {**ok_json(obj({"match": obj({"personID": string, "distance": num, "accepted": {"type": "boolean"}, "runnerUp": num}), "threshold": num})),
                                "400": err("A query parameter."), "404": err("No enrolled face, or no such course."), "413": err("Over 16 MiB."), "415": err("Not an image type."),
                                "422": err("Not a readable image, or the photo cannot serve (no face, two faces, turned, too small, eyes closed)."), **SIGNED_IN_ERRORS}}},

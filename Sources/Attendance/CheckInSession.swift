@@ -34,6 +34,8 @@ public struct CheckInSession: Sendable {
     /// The chosen student (1:1), or nil to identify among `templates` (1:N).
     public let claimed: String?
     private let templates: [FaceTemplate]
+    /// Everyone with an enrolled face (``FaceMatcher/verify(_:against:cohort:policy:)``).
+    private let cohort: [FaceTemplate]
     private var judge: LivenessJudge
     public private(set) var phase: Phase = .framing
     public private(set) var match: FaceMatch?
@@ -46,8 +48,12 @@ public struct CheckInSession: Sendable {
     public static let timeLimit = 40.0
 
     /// `templates` holds every enrolled student's of the course: 1:N picks among them; 1:1
-    /// checks the claimed student's and that no classmate is nearer (the cohort rule).
-    public init(claimed: String?, templates: [FaceTemplate], challenge: LivenessChallenge,
+    /// checks the claimed student's. `cohort` (default: `templates`) is everyone with an
+    /// enrolled face, of any course: 1:1 refuses when one of them is nearer than the claimed
+    /// student, 1:N when one outside the course is nearer than the student found. The
+    /// likeliest impostor is another student, enrolled somewhere; a look-alike in another
+    /// course is caught this way (docs/attendance.md).
+    public init(claimed: String?, templates: [FaceTemplate], cohort: [FaceTemplate]? = nil, challenge: LivenessChallenge,
                 policy: MatchPolicy = .standard, quality: FrameQuality = .standard, rules: LivenessRules = .standard) throws {
         if let claimed {
             guard let template = templates.first(where: { $0.personID == claimed }), !template.descriptors.isEmpty else {
@@ -58,6 +64,7 @@ public struct CheckInSession: Sendable {
         }
         self.claimed = claimed
         self.templates = templates
+        self.cohort = cohort ?? templates
         self.challenge = challenge
         self.policy = policy
         self.quality = quality
@@ -82,9 +89,9 @@ public struct CheckInSession: Sendable {
             guard let descriptor else { return step(wantsDescriptor: true) }
             let found: FaceMatch
             if claimed == nil {
-                found = try FaceMatcher.identify(descriptor, among: templates, policy: policy)
+                found = try FaceMatcher.identify(descriptor, among: templates, others: cohort, policy: policy)
             } else if let template = claimedTemplate {
-                found = try FaceMatcher.verify(descriptor, against: template, cohort: templates, policy: policy)
+                found = try FaceMatcher.verify(descriptor, against: template, cohort: cohort, policy: policy)
             } else {
                 throw AttendanceError.faceRejected("no face is enrolled for this student; ask the administrator")
             }

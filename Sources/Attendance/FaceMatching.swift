@@ -72,10 +72,10 @@ public enum FaceMatcher {
         return sum.squareRoot()
     }
 
-    /// 1:1: is `probe` the person of `template`? With a `cohort` (the course's other enrolled
-    /// students), also: is nobody in it nearer? A classmate who picks a friend's name is then
-    /// refused unless they look more like the friend than like themselves (measured: no such
-    /// false accept on the fixture identities; docs/attendance.md).
+    /// 1:1: is `probe` the person of `template`? With a `cohort` (everyone with an enrolled face,
+    /// the kiosk's choice), also: is nobody in it nearer? Someone enrolled who picks another's
+    /// name is then refused unless they look more like that person than like themselves
+    /// (measured: no such false accept on the fixture identities; docs/attendance.md).
     public static func verify(_ probe: [Float], against template: FaceTemplate, cohort: [FaceTemplate] = [],
                               policy: MatchPolicy = .standard) throws -> FaceMatch {
         guard let mean = template.mean else { throw AttendanceError.faceRejected("no face is enrolled for this person; ask the administrator") }
@@ -91,8 +91,11 @@ public enum FaceMatcher {
     }
 
     /// 1:N: who among `templates` is `probe`? Accepted only when the nearest is within the
-    /// threshold and the next is at least the margin further.
-    public static func identify(_ probe: [Float], among templates: [FaceTemplate], policy: MatchPolicy = .standard) throws -> FaceMatch {
+    /// threshold and the next is at least the margin further — and, with `others` (people
+    /// enrolled elsewhere), when none of them is nearer than the one found: the face is then
+    /// theirs, not a student's of this course.
+    public static func identify(_ probe: [Float], among templates: [FaceTemplate], others: [FaceTemplate] = [],
+                                policy: MatchPolicy = .standard) throws -> FaceMatch {
         var scored: [(String, Double)] = []
         for template in templates {
             guard let mean = template.mean else { continue }
@@ -102,7 +105,13 @@ public enum FaceMatcher {
         guard let best = scored.first else { throw AttendanceError.faceRejected("nobody in this course has an enrolled face") }
         let runnerUp = scored.count > 1 ? scored[1].1 : nil
         let clear = runnerUp.map { $0 - best.1 >= policy.identificationMargin } ?? true
-        let accepted = best.1 <= policy.threshold && clear
+        let candidates = Set(templates.map(\.personID))
+        var someoneElse = false
+        for other in others where !candidates.contains(other.personID) {
+            guard let m = other.mean else { continue }
+            if try distance(probe, m) < best.1 { someoneElse = true; break }
+        }
+        let accepted = best.1 <= policy.threshold && clear && !someoneElse
         return FaceMatch(personID: accepted ? best.0 : nil, distance: best.1, accepted: accepted, runnerUp: runnerUp)
     }
 

@@ -462,6 +462,18 @@ public struct AttendanceRegister: Sendable {
         }
     }
 
+    /// Everyone's enrolled face, of every course and role: the kiosk's cohort. Read per
+    /// check-in (measured: docs/attendance.md, "Reliability").
+    public func allTemplates() async throws -> [FaceTemplate] {
+        try await store.read { db in
+            var byPerson: [String: [[Float]]] = [:]
+            for row in try await db.select().columns("user_id", "descriptor").from("att_faces").all() {
+                byPerson[try row.decode(column: "user_id", as: String.self), default: []].append(try FaceMatcher.decode(try row.decode(column: "descriptor", as: Data.self)))
+            }
+            return byPerson.keys.sorted().map { FaceTemplate(personID: $0, descriptors: byPerson[$0]!) }
+        }
+    }
+
     /// The enrolled faces of `people` (those without any are left out).
     public func templates(_ people: [String]) async throws -> [FaceTemplate] {
         guard !people.isEmpty else { return [] }

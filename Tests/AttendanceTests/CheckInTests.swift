@@ -67,6 +67,27 @@ struct CheckInTests {
         #expect(try FaceMatcher.verify(probe, against: close[0], cohort: close).accepted)
     }
 
+    @Test("everyone enrolled is the cohort: a look-alike from another course is refused 1:1 and not named 1:N")
+    func institutionCohort() throws {
+        // The course has p0 and p1; "x" is enrolled in another course, 0.3 from p1. The probe is
+        // x's face: 0.1 from x, 0.2 from p1 (within the threshold), 1.0 from p0.
+        var elsewhere = person(1, offset: 0.3)
+        let course = [FaceTemplate(personID: "p0", descriptors: [person(0)]), FaceTemplate(personID: "p1", descriptors: [person(1)])]
+        let everyone = course + [FaceTemplate(personID: "x", descriptors: [elsewhere])]
+        elsewhere[127] = 0.2
+        let probe = elsewhere
+        #expect(try FaceMatcher.verify(probe, against: course[1], cohort: course).accepted, "the course alone would accept")
+        let refused = try FaceMatcher.verify(probe, against: course[1], cohort: everyone)
+        #expect(!refused.accepted && abs((refused.runnerUp ?? 0) - 0.1) < 1e-6)
+        #expect(try FaceMatcher.identify(probe, among: course).personID == "p1", "the course alone would name p1")
+        #expect(try FaceMatcher.identify(probe, among: course, others: everyone).personID == nil)
+        // Through the session: three refused tries end the check-in; p1's own face passes.
+        var s = try CheckInSession(claimed: "p1", templates: course, cohort: everyone, challenge: try LivenessChallenge(actions: [.blink]))
+        #expect(try run(&s, clip([(neutral, 6)]), descriptor: probe).phase == .failed)
+        var own = try CheckInSession(claimed: "p1", templates: course, cohort: everyone, challenge: try LivenessChallenge(actions: [.blink]))
+        #expect(try run(&own, clip([(neutral, 5), (blink, 2), (neutral, 4)]), descriptor: person(1, offset: 0.05)).phase == .passed)
+    }
+
     @Test("frames that cannot serve say why and record nothing")
     func problems() throws {
         var s = try CheckInSession(claimed: "p1", templates: templates, challenge: try LivenessChallenge(actions: [.blink]))

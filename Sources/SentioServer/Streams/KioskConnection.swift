@@ -78,8 +78,8 @@ struct KioskConnection {
                 if purpose == .checkIn {
                     guard current?.state == .open else { return try await refuse(outbound, "this lecture is not open for check-in", claimed) }
                 }
-                // The claimed person's enrolment, and the course's students as the cohort (1:1) or
-                // the candidates (1:N).
+                // The claimed person's enrolment, the course's students as the candidates (1:N),
+                // and everyone enrolled as the cohort: nobody else may be nearer (CheckInSession).
                 var people: [String] = []
                 if let claimed {
                     if purpose == .checkIn, try await !platform.attendance.isEnrolled(claimed, course: lecture.courseID) {
@@ -92,6 +92,7 @@ struct KioskConnection {
                 }
                 var generator = SystemRandomNumberGenerator()
                 let session = try CheckInSession(claimed: claimed, templates: try await platform.attendance.templates(people),
+                                                 cohort: try await platform.attendance.allTemplates(),
                                                  challenge: platform.fixedLivenessChallenge ?? LivenessChallenge.random(using: &generator))
                 await worker.start(session, purpose: purpose)
             } catch let failure as AttendanceError {
