@@ -152,6 +152,7 @@ let package = Package(
             dependencies: [
                 "SentioStore", "SentioTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "SQLKit", package: "sql-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         // Mutation fuzzing of the decoders, in a process of its own so heap counts are exact.

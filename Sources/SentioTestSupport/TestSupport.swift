@@ -34,3 +34,9 @@ public enum Fixtures {
 /// SplitMix64 for reproducible random tests: SentioNeural's seeded generator, which training
 /// uses too.
 public typealias SeededRandom = SeededGenerator
+
+/// What `body` returned or threw, as a value: for tests that fire requests at once with
+/// `async let` and then look at how each ended.
+public func outcome<T: Sendable>(_ body: () async throws -> T) async -> Result<T, any Error> {
+    do { return .success(try await body()) } catch { return .failure(error) }
+}
