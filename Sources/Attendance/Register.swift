@@ -149,10 +149,11 @@ public struct AttendanceRegister: Sendable {
             }
             guard let person = try await Self.person(db, user) else { throw AttendanceError.notFound("person \(user)") }
             guard person.role == role else { throw AttendanceError.invalid("user", "\(person.username) is a \(person.role), not a \(role)") }
-            guard try await db.raw("SELECT 1 AS x FROM \(unsafeRaw: table) WHERE course_id = \(bind: course) AND user_id = \(bind: user)").first() == nil else {
-                return
-            }
-            try await db.insert(into: table).columns("course_id", "user_id").values(SQLBind(course), SQLBind(user)).run()
+            // Already linked is no change: two requests at once insert once and audit once.
+            guard try await db.raw("""
+                INSERT INTO \(unsafeRaw: table) (course_id, user_id) VALUES (\(bind: course), \(bind: user))
+                ON CONFLICT (course_id, user_id) DO NOTHING RETURNING user_id
+                """).first() != nil else { return }
             try await Self.audit(db, AuditEntry(actor: actor, subject: user, action: action, outcome: "ok", detail: course))
         }
     }
@@ -227,18 +228,22 @@ public struct AttendanceRegister: Sendable {
 
     /// Opens a lecture for check-in, with a fresh six-digit code for students' own phones.
     public func open(lecture id: String, actor: String, at now: Int64 = Clock.milliseconds()) async throws -> Lecture {
-        try await store.transaction { db in
-            guard var lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
+        var generator = SystemRandomNumberGenerator()
+        let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+        return try await store.transaction { db in
+            // Only a scheduled lecture opens, in one conditional UPDATE: two opens at once on
+            // PostgreSQL (read committed) cannot both give out a code, nor reopen a lecture
+            // confirmed in between.
+            if let row = try await db.raw("""
+                UPDATE att_lectures SET state = \(bind: LectureState.open.rawValue), checkin_code = \(bind: code), opened_at = \(bind: now)
+                WHERE id = \(bind: id) AND state = \(bind: LectureState.scheduled.rawValue) RETURNING *
+                """).first() {
+                try await Self.audit(db, AuditEntry(lectureID: id, actor: actor, action: "lecture.open", outcome: "ok"))
+                return try Self.lecture(row)
+            }
+            guard let lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
             guard lecture.state != .confirmed else { throw AttendanceError.conflict("this lecture is already confirmed") }
-            if lecture.state == .open { return lecture }
-            var generator = SystemRandomNumberGenerator()
-            let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
-            try await db.update("att_lectures").set("state", to: SQLBind(LectureState.open.rawValue)).set("checkin_code", to: SQLBind(code))
-                .set("opened_at", to: SQLBind(now)).where("id", .equal, SQLBind(id)).run()
-            try await Self.audit(db, AuditEntry(lectureID: id, actor: actor, action: "lecture.open", outcome: "ok"))
-            lecture.state = .open
-            lecture.checkinCode = code
-            return lecture
+            return lecture   // already open: the code it has
         }
     }
 
@@ -288,11 +293,17 @@ public struct AttendanceRegister: Sendable {
                         frameHash: String?, actor: String?, code: String? = nil, at now: Int64 = Clock.milliseconds()) async throws -> PendingCheckIn {
         do {
             return try await store.transaction { db in
-                guard let lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
-                switch lecture.state {
-                case .scheduled: throw AttendanceError.conflict("this lecture is not open for check-in")
-                case .confirmed: throw AttendanceError.conflict("this lecture is already confirmed")
-                case .open: break
+                // Read with a no-op UPDATE that locks the lecture's row until this check-in
+                // commits: a confirmation (which changes the same row first) waits for it and
+                // then counts it, or has already committed and this finds the lecture closed.
+                guard let lecture = try await db.raw("""
+                    UPDATE att_lectures SET state = state WHERE id = \(bind: id) AND state = \(bind: LectureState.open.rawValue) RETURNING *
+                    """).first().map(Self.lecture) else {
+                    guard let lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
+                    switch lecture.state {
+                    case .confirmed: throw AttendanceError.conflict("this lecture is already confirmed")
+                    case .scheduled, .open: throw AttendanceError.conflict("this lecture is not open for check-in")
+                    }
                 }
                 guard let person = try await Self.person(db, student) else { throw AttendanceError.notFound("student \(student)") }
                 guard try await Self.enrolled(db, student, lecture.courseID) else {
@@ -343,9 +354,19 @@ public struct AttendanceRegister: Sendable {
         if let headcount, !(0...10_000).contains(headcount) { throw AttendanceError.invalid("headcount", "0 to 10000") }
         let lateAfter = lateAfterMinutes * 60_000
         return try await store.transaction { db in
-            guard var lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
-            guard lecture.state != .confirmed else { throw AttendanceError.conflict("this lecture is already confirmed") }
-            guard lecture.state == .open else { throw AttendanceError.conflict("this lecture was never opened") }
+            // Closed first, in one conditional UPDATE: a second confirmation at once matches no
+            // row, and a check-in (which locks this row) either committed before, and is read
+            // below, or waits and then finds the lecture confirmed — none is acknowledged and lost.
+            guard let row = try await db.raw("""
+                UPDATE att_lectures SET state = \(bind: LectureState.confirmed.rawValue), confirmed_at = \(bind: now), confirmed_by = \(bind: professor),
+                    headcount = \(bind: headcount), checkin_code = NULL
+                WHERE id = \(bind: id) AND state = \(bind: LectureState.open.rawValue) RETURNING *
+                """).first() else {
+                guard let lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
+                guard lecture.state != .confirmed else { throw AttendanceError.conflict("this lecture is already confirmed") }
+                throw AttendanceError.conflict("this lecture was never opened")
+            }
+            let lecture = try Self.lecture(row)
             var checked: [String: Int64] = [:], methods: [String: String] = [:]
             for row in try await db.select().columns("student_id", "at", "method").from("att_checkins").where("lecture_id", .equal, SQLBind(id)).all() {
                 let student = try row.decode(column: "student_id", as: String.self)
@@ -365,18 +386,10 @@ public struct AttendanceRegister: Sendable {
                     .values(SQLBind(id), SQLBind(student.id), SQLBind(status.rawValue), SQLBind(methods[student.id] ?? DecisionMethod.notCheckedIn.rawValue),
                             SQLBind(now), SQLBind(professor)).run()
             }
-            try await db.update("att_lectures").set("state", to: SQLBind(LectureState.confirmed.rawValue)).set("confirmed_at", to: SQLBind(now))
-                .set("confirmed_by", to: SQLBind(professor)).set("headcount", to: SQLBind(headcount)).set("checkin_code", to: SQLBind(String?.none))
-                .where("id", .equal, SQLBind(id)).run()
             let verified = present + late
             try await Self.audit(db, AuditEntry(at: now, lectureID: id, actor: professor, action: "lecture.confirm", outcome: "ok",
                                                 distance: faceDistance, confirmedBy: professor,
                                                 detail: "present \(present), late \(late), absent \(absent), headcount \(headcount.map(String.init) ?? "–")"))
-            lecture.state = .confirmed
-            lecture.confirmedAt = now
-            lecture.confirmedBy = professor
-            lecture.headcount = headcount
-            lecture.checkinCode = nil
             return Confirmation(lecture: lecture, present: present, late: late, absent: absent, headcountDifference: headcount.map { $0 - verified })
         }
     }
@@ -387,8 +400,11 @@ public struct AttendanceRegister: Sendable {
         try await store.transaction { db in
             guard let lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
             guard lecture.state == .confirmed else { throw AttendanceError.conflict("records exist only once the lecture is confirmed") }
-            guard let old = try await db.select().column("status").from("att_records").where("lecture_id", .equal, SQLBind(id))
-                .where("student_id", .equal, SQLBind(student)).first() else { throw AttendanceError.notFound("record for student \(student)") }
+            // Read with a no-op UPDATE that locks the record: two edits at once take turns, and
+            // each audits the status it really changed.
+            guard let old = try await db.raw("""
+                UPDATE att_records SET status = status WHERE lecture_id = \(bind: id) AND student_id = \(bind: student) RETURNING status
+                """).first() else { throw AttendanceError.notFound("record for student \(student)") }
             let before = try old.decode(column: "status", as: String.self)
             try await db.update("att_records").set("status", to: SQLBind(status.rawValue)).set("method", to: SQLBind(DecisionMethod.professorEdit.rawValue))
                 .set("decided_at", to: SQLBind(now)).set("decided_by", to: SQLBind(professor))
@@ -451,7 +467,10 @@ public struct AttendanceRegister: Sendable {
     public func addFace(person id: String, descriptor: [Float], yaw: Double, photo: Data?, photoType: String?, actor: String) async throws -> Int {
         guard descriptor.count == 128, descriptor.allSatisfy(\.isFinite) else { throw AttendanceError.invalid("descriptor", "128 finite numbers") }
         return try await store.transaction { db in
-            guard let person = try await Self.person(db, id) else { throw AttendanceError.notFound("person \(id)") }
+            // The person's row is locked first (a no-op UPDATE), so two enrolments at once count
+            // in turn and cannot both take the twentieth place.
+            guard try await db.raw("UPDATE users SET role = role WHERE id = \(bind: id) RETURNING id").first() != nil,
+                  let person = try await Self.person(db, id) else { throw AttendanceError.notFound("person \(id)") }
             guard person.faces < 20 else { throw AttendanceError.conflict("at most 20 enrolment photos per person; delete some first") }
             try await db.insert(into: "att_faces").columns("id", "user_id", "descriptor", "yaw", "photo", "photo_type", "created_at")
                 .values(SQLBind(RandomID.make()), SQLBind(id), SQLBind(FaceMatcher.encode(descriptor)), SQLBind(yaw), SQLBind(photo),
@@ -540,16 +559,23 @@ public struct AttendanceRegister: Sendable {
     public func useFaceProof(_ token: String, user: String, maxAge: Int64 = 120_000, at now: Int64 = Clock.milliseconds()) async throws -> Double {
         let id = Self.frameHash(Array(token.utf8))
         return try await store.transaction { db in
+            // Spent by one conditional UPDATE whose RETURNING says whether it happened: on
+            // PostgreSQL (read committed) two acts at once may both have read the proof unused,
+            // but the second UPDATE re-checks the row after the first commits and matches nothing.
+            if let spent = try await db.raw("""
+                UPDATE att_face_proofs SET used_at = \(bind: now)
+                WHERE id = \(bind: id) AND user_id = \(bind: user) AND used_at IS NULL AND created_at >= \(bind: now - maxAge)
+                RETURNING distance
+                """).first() {
+                return try spent.decode(column: "distance", as: Double.self)
+            }
+            // Not spent: the row only says why.
             guard let row = try await db.select().columns("*").from("att_face_proofs").where("id", .equal, SQLBind(id)).first(),
                   try row.decode(column: "user_id", as: String.self) == user else {
                 throw AttendanceError.faceNeeded("a face check of your own is needed first")
             }
             guard try row.decode(column: "used_at", as: Int64?.self) == nil else { throw AttendanceError.faceNeeded("this face check was already used; check again") }
-            guard now - (try row.decode(column: "created_at", as: Int64.self)) <= maxAge else {
-                throw AttendanceError.faceNeeded("the face check is older than \(maxAge / 1000) s; check again")
-            }
-            try await db.update("att_face_proofs").set("used_at", to: SQLBind(now)).where("id", .equal, SQLBind(id)).run()
-            return try row.decode(column: "distance", as: Double.self)
+            throw AttendanceError.faceNeeded("the face check is older than \(maxAge / 1000) s; check again")
         }
     }
 

@@ -12,6 +12,7 @@ struct SqliteRegisterTests {
     @Test("a student sees their own attendance with percentages; CSV export") func student() async throws { try await RegisterChecks.student(.sqlite) }
     @Test("faces: enrolment with and without the photo; deleting removes every descriptor and photo") func faces() async throws { try await RegisterChecks.faces(.sqlite) }
     @Test("courses: unique per year, roles checked when assigning and enrolling") func courses() async throws { try await RegisterChecks.courses(.sqlite) }
+    @Test("requests at once: a face proof is spent once; opens give one code; check-ins racing the confirmation are kept or refused; confirmations at once, one record each") func together() async throws { try await RegisterChecks.together(.sqlite) }
 }
 
 @Suite("Attendance register on PostgreSQL", .requires(.postgres))
@@ -20,6 +21,7 @@ struct PostgresRegisterTests {
     @Test("a student sees their own attendance with percentages; CSV export") func student() async throws { try await RegisterChecks.student(.postgres) }
     @Test("faces: enrolment with and without the photo; deleting removes every descriptor and photo") func faces() async throws { try await RegisterChecks.faces(.postgres) }
     @Test("courses: unique per year, roles checked when assigning and enrolling") func courses() async throws { try await RegisterChecks.courses(.postgres) }
+    @Test("requests at once: a face proof is spent once; opens give one code; check-ins racing the confirmation are kept or refused; confirmations at once, one record each") func together() async throws { try await RegisterChecks.together(.postgres) }
 }
 
 enum RegisterChecks {
@@ -149,6 +151,78 @@ enum RegisterChecks {
         }
         #expect(left == 0)
         #expect(try await w.register.person(w.students[0])?.faces == 0)
+        await w.store.close()
+    }
+
+    /// Two requests fired at once (`async let`): on PostgreSQL (read committed) they really
+    /// interleave, and each must end as if they had come one after the other.
+    static func together(_ backend: Backend) async throws {
+        let w = try await world(backend)
+        try await TestDatabase.warm(w.store)
+        let r = w.register
+        let start: Int64 = 1_790_000_000_000
+
+        // One face proof cannot authorise two acts.
+        let token = try await r.recordFaceProof(user: w.professor, session: "s", distance: 0.3, at: start)
+        func spend() async -> Result<Double, any Error> { await outcome { try await r.useFaceProof(token, user: w.professor, at: start + 1_000) } }
+        async let a = spend(), b = spend(), c = spend()
+        let spends = [await a, await b, await c]
+        #expect(spends.filter { (try? $0.get()) == 0.3 }.count == 1)
+        #expect(spends.filter { if case .failure(AttendanceError.faceNeeded(let why)) = $0 { why.contains("already used") } else { false } }.count == 2)
+        await #expect(throws: AttendanceError.faceNeeded("the face check is older than 120 s; check again")) {
+            try await r.useFaceProof(try await r.recordFaceProof(user: w.professor, session: "s", distance: 0.3, at: start), user: w.professor, at: start + 121_000)
+        }
+
+        // Two opens at once: one code, the one stored, opened once.
+        let lecture = try await r.createLecture(course: w.course, title: "Week 1", startsAt: start, endsAt: start + 5_400_000, actor: w.professor)
+        async let o1 = r.open(lecture: lecture.id, actor: w.professor)
+        async let o2 = r.open(lecture: lecture.id, actor: w.professor)
+        let codes = [try await o1.checkinCode, try await o2.checkinCode]
+        let stored = try await r.lecture(lecture.id)?.checkinCode
+        #expect(codes[0] != nil && codes[0] == codes[1] && codes[0] == stored)
+        #expect(try await r.auditTrail(lecture: lecture.id).filter { $0.action == "lecture.open" }.count == 1)
+
+        // Check-ins racing the confirmation: each is either refused (the lecture is confirmed)
+        // or acknowledged and then in the records — never acknowledged and recorded absent.
+        func checkIn(_ student: String) async -> Result<PendingCheckIn, any Error> {
+            await outcome { try await r.checkIn(lecture: lecture.id, student: student, method: .kioskVerified, distance: 0.3, liveness: "ok",
+                                               frameHash: nil, actor: w.professor, at: start + 60_000) }
+        }
+        async let c0 = checkIn(w.students[0]), c1 = checkIn(w.students[1]), c2 = checkIn(w.students[2])
+        async let confirmed = outcome { try await r.confirm(lecture: lecture.id, professor: w.professor, faceDistance: 0.3, headcount: nil, at: start + 120_000) }
+        let checkIns = [await c0, await c1, await c2]
+        let confirmation = try await confirmed.get()
+        let records = Dictionary(uniqueKeysWithValues: try await r.roll(lecture: lecture.id).records.map { ($0.studentID, $0.status) })
+        for (student, result) in zip(w.students, checkIns) {
+            switch result {
+            case .success: #expect(records[student] == .present, "an acknowledged check-in was recorded \(records[student].map { "\($0)" } ?? "nowhere")")
+            case .failure(let error):
+                #expect(error as? AttendanceError == .conflict("this lecture is already confirmed"))
+                #expect(records[student] == .absent)
+            }
+        }
+        #expect(confirmation.present == checkIns.filter { (try? $0.get()) != nil }.count)
+
+        // Three confirmations at once: one confirms, the others are told so (not a 500 on the
+        // records' key); one record per student.
+        let second = try await r.createLecture(course: w.course, title: "Week 2", startsAt: start, endsAt: start + 5_400_000, actor: w.professor)
+        _ = try await r.open(lecture: second.id, actor: w.professor)
+        func confirm() async -> Result<Attendance.Confirmation, any Error> {
+            await outcome { try await r.confirm(lecture: second.id, professor: w.professor, faceDistance: 0.3, headcount: nil) }
+        }
+        async let k1 = confirm(), k2 = confirm(), k3 = confirm()
+        let confirms = [await k1, await k2, await k3]
+        #expect(confirms.filter { (try? $0.get()) != nil }.count == 1)
+        #expect(confirms.filter { if case .failure(AttendanceError.conflict("this lecture is already confirmed")) = $0 { true } else { false } }.count == 2)
+        #expect(try await r.roll(lecture: second.id).records.count == 3)
+        // A confirmed lecture is not opened again.
+        await #expect(throws: AttendanceError.conflict("this lecture is already confirmed")) { try await r.open(lecture: second.id, actor: w.professor) }
+
+        // Enrolments of one student at once: enrolled once, audited once.
+        func enrol() async -> Result<Void, any Error> { await outcome { try await r.enrol(w.students[3], course: w.course, actor: w.admin) } }
+        async let e1 = enrol(), e2 = enrol(), e3 = enrol()
+        for result in [await e1, await e2, await e3] { #expect((try? result.get()) != nil, "\(result)") }
+        #expect(try await r.auditTrail().filter { $0.action == "course.enrol" && $0.subject == w.students[3] }.count == 1)
         await w.store.close()
     }
 
