@@ -112,14 +112,21 @@ public struct Accounts: Sendable {
 
     /// Hands the administrator role from `from` to `to` in one transaction: `to` becomes an
     /// administrator, `from` takes `newRole`. The caller has checked `from`'s password and face.
+    /// Fails with ``StoreError/notAllowed(_:)`` when `from` is no longer an administrator.
     public func handOverAdmin(from: String, to: String, newRole: Role) async throws {
         try await store.transaction { db in
             for id in [from, to] {
                 guard try await db.select().column("id").from("users").where("id", .equal, SQLBind(id)).first() != nil
                 else { throw StoreError.notFound("user \(id)") }
             }
-            try await db.update("users").set("role", to: SQLBind(Role.admin.rawValue)).where("id", .equal, SQLBind(to)).run()
-            try await db.update("users").set("role", to: SQLBind(newRole.rawValue)).where("id", .equal, SQLBind(from)).run()
+            // `from` steps down first, only if still an administrator: of two hand-overs at once
+            // on PostgreSQL (read committed) the second matches no row and changes nothing,
+            // instead of leaving two administrators.
+            guard try await db.raw("""
+                UPDATE users SET role = \(bind: newRole.rawValue) WHERE id = \(bind: from) AND role = \(bind: Role.admin.rawValue) RETURNING id
+                """).first() != nil else { throw StoreError.notAllowed("only an administrator can hand the role over") }
+            guard try await db.raw("UPDATE users SET role = \(bind: Role.admin.rawValue) WHERE id = \(bind: to) RETURNING id").first() != nil
+            else { throw StoreError.notFound("user \(to)") }
             try await Audit.append(db, actor: from, action: "admin.handover", subject: to, detail: "previous administrator is now \(newRole.rawValue)")
         }
     }

@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case conflict(String)
     /// A row that was asked for does not exist.
     case notFound(String)
+    /// The caller may no longer do this (their role changed since the request began).
+    case notAllowed(String)
     /// The store was closed.
     case closed
 
@@ -24,6 +26,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .migrationFailed(let version, let name, let reason): "migration \(version) (\(name)) failed: \(reason)"
         case .conflict(let what): "\(what) already exists"
         case .notFound(let what): "\(what) does not exist"
+        case .notAllowed(let why): why
         case .closed: "the store is closed"
         }
     }

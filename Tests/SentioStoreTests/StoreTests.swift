@@ -32,6 +32,7 @@ struct SqliteStoreTests {
     @Test("accounts: names are unique whatever their case, sessions expire, deleting a user ends their sessions and is audited") func accounts() async throws { try await StoreChecks.accounts(.sqlite) }
     @Test("a transaction that throws leaves nothing behind") func rollback() async throws { try await StoreChecks.rollback(.sqlite) }
     @Test("200 concurrent writes all land") func concurrentWrites() async throws { try await StoreChecks.concurrentWrites(.sqlite) }
+    @Test("two hand-overs of the administrator role at once leave one administrator") func handOvers() async throws { try await StoreChecks.handOvers(.sqlite) }
     @Test("rooms: codes are well formed, expired rooms are not found") func rooms() async throws { try await StoreChecks.rooms(.sqlite) }
 }
 
@@ -42,6 +43,7 @@ struct PostgresStoreTests {
     @Test("accounts: names are unique whatever their case, sessions expire, deleting a user ends their sessions and is audited") func accounts() async throws { try await StoreChecks.accounts(.postgres) }
     @Test("a transaction that throws leaves nothing behind") func rollback() async throws { try await StoreChecks.rollback(.postgres) }
     @Test("200 concurrent writes all land") func concurrentWrites() async throws { try await StoreChecks.concurrentWrites(.postgres) }
+    @Test("two hand-overs of the administrator role at once leave one administrator") func handOvers() async throws { try await StoreChecks.handOvers(.postgres) }
     @Test("rooms: codes are well formed, expired rooms are not found") func rooms() async throws { try await StoreChecks.rooms(.postgres) }
 }
 
@@ -110,6 +112,32 @@ enum StoreChecks {
             }
         }
         #expect(try await Audit.recent(store).isEmpty)
+    }
+
+    static func handOvers(_ backend: Backend) async throws {
+        let store = try await Store.open(try await TestDatabase.fresh(backend))
+        defer { Task { await store.close() } }
+        let accounts = Accounts(store: store)
+        let admin = try await accounts.create(username: "root", displayName: "Root", role: .admin, passwordHash: "h", actor: nil)
+        let b = try await accounts.create(username: "bea", displayName: "Bea", role: .professor, passwordHash: "h", actor: nil)
+        let c = try await accounts.create(username: "cy", displayName: "Cy", role: .professor, passwordHash: "h", actor: nil)
+        try await TestDatabase.warm(store)
+        async let toB = outcome { try await accounts.handOverAdmin(from: admin.id, to: b.id, newRole: .professor) }
+        async let toC = outcome { try await accounts.handOverAdmin(from: admin.id, to: c.id, newRole: .professor) }
+        let results = [await toB, await toC]
+        #expect(results.filter { (try? $0.get()) != nil }.count == 1)
+        #expect(results.contains { if case .failure(StoreError.notAllowed) = $0 { true } else { false } })
+        let roles = try await accounts.users().map(\.role)
+        #expect(roles.filter { $0 == .admin }.count == 1)
+        #expect(try await Audit.recent(store).filter { $0.action == "admin.handover" }.count == 1)
+        // Sequentially the same: the former administrator can hand over nothing; an unknown
+        // user is not found and changes nothing.
+        await #expect(throws: StoreError.notAllowed("only an administrator can hand the role over")) {
+            try await accounts.handOverAdmin(from: admin.id, to: b.id, newRole: .student)
+        }
+        let now = try #require(try await accounts.users().first { $0.role == .admin })
+        await #expect(throws: StoreError.notFound("user nobody")) { try await accounts.handOverAdmin(from: now.id, to: "nobody", newRole: .student) }
+        #expect(try await accounts.user(id: now.id)?.role == .admin)
     }
 
     static func concurrentWrites(_ backend: Backend) async throws {

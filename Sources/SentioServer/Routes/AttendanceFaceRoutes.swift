@@ -107,6 +107,8 @@ struct AttendanceFaceRoutes {
             do {
                 try await platform.accounts.handOverAdmin(from: me.user.id, to: body.user, newRole: newRole)
             } catch let error as StoreError {
+                // Another hand-over got there first: the same 403 as any non-administrator's.
+                if case .notAllowed = error { throw HTTPError(.forbidden, message: "\(error)") }
                 throw HTTPError(.notFound, message: "\(error)")
             }
             return Response(status: .noContent)
