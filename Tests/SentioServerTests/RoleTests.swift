@@ -151,6 +151,49 @@ struct RoleTests {
         }
     }
 
+    @Test("a burst of wrong passwords sent at once is limited all the same: no more than the limit reach the password check")
+    func loginBurst() async throws {
+        // bcrypt at the shipped cost: its quarter of a second is the window a burst would use.
+        let limits = Limits()
+        let server = try await TestServer.make(limits: limits)
+        _ = try await server.platform.createUser(username: "ada", displayName: nil, role: .student, password: Self.password)
+        try await server.run { client, port in
+            // Twenty guesses at once, each on a connection of its own (one connection's
+            // requests are answered in turn).
+            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        try await TestClient.withClient(host: "127.0.0.1", port: port) { connection in
+                            try await connection.execute(TestClient.Request("/api/v1/session", method: .post, authority: "localhost",
+                                                                            headers: [.contentType: "application/json"],
+                                                                            body: ByteBuffer(string: #"{"username": "ada", "password": "wrong password!"}"#))).status
+                        }
+                    }
+                }
+                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == .unauthorized }.count == limits.loginFailures, "\(statuses.map(\.code))")
+            #expect(statuses.filter { $0 == .tooManyRequests }.count == 20 - limits.loginFailures)
+            // And the right password, after them, is refused too until the window passes.
+            let after = try await client.execute(uri: "/api/v1/session", method: .post, headers: [.contentType: "application/json"],
+                                                 body: ByteBuffer(string: #"{"username": "ada", "password": "\#(Self.password)"}"#))
+            #expect(after.status == .tooManyRequests)
+        }
+    }
+
+    @Test("a right password is not counted against the limit")
+    func loginForgiven() async throws {
+        let server = try await TestServer.make()
+        _ = try await server.platform.createUser(username: "ada", displayName: nil, role: .student, password: Self.password)
+        try await server.run { client, _ in
+            for _ in 0..<12 {
+                let r = try await client.execute(uri: "/api/v1/session", method: .post, headers: [.contentType: "application/json"],
+                                                 body: ByteBuffer(string: #"{"username": "ada", "password": "\#(Self.password)"}"#))
+                #expect(r.status == .ok)
+            }
+        }
+    }
+
     @Test("cookies are HttpOnly and SameSite=Strict; a wrong name and a wrong password read alike")
     func cookies() async throws {
         let server = try await TestServer.make()

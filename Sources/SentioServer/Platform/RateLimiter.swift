@@ -41,20 +41,30 @@ final class FailureWindow: @unchecked Sendable {
         self.window = .milliseconds(Int64(seconds * 1000))
     }
 
-    /// Seconds until `key` may try again, nil when it may now.
-    func blocked(_ key: String, now: ContinuousClock.Instant = .now) -> Double? {
+    /// Checks and counts an attempt in one step, under the lock: nil when every key may try
+    /// now, and then the attempt is counted as failed for each key up front (``forgive(_:at:)``
+    /// takes it back when it succeeds); else the seconds until the first blocked key may try,
+    /// and nothing is counted. Checking and counting after the slow password hash instead would
+    /// let a burst of guesses sent at once all pass the check.
+    func reserve(_ keys: [String], now: ContinuousClock.Instant = .now) -> Double? {
         lock.withLock {
-            let recent = (failures[key] ?? []).filter { now - $0 < window }
-            failures[key] = recent.isEmpty ? nil : recent
-            guard recent.count >= limit, let oldest = recent.first else { return nil }
-            return max(1, (window - (now - oldest)).milliseconds / 1000)
+            for key in keys {
+                let recent = (failures[key] ?? []).filter { now - $0 < window }
+                failures[key] = recent.isEmpty ? nil : recent
+                if recent.count >= limit, let oldest = recent.first { return max(1, (window - (now - oldest)).milliseconds / 1000) }
+            }
+            if failures.count > 50_000 { failures.removeAll() }
+            for key in keys { failures[key, default: []].append(now) }
+            return nil
         }
     }
 
-    func fail(_ key: String, now: ContinuousClock.Instant = .now) {
+    /// Takes back one attempt counted by ``reserve(_:now:)`` at `at` (it succeeded).
+    func forgive(_ key: String, at: ContinuousClock.Instant) {
         lock.withLock {
-            if failures.count > 50_000 { failures.removeAll() }
-            failures[key, default: []].append(now)
+            guard var times = failures[key], let index = times.lastIndex(of: at) else { return }
+            times.remove(at: index)
+            failures[key] = times.isEmpty ? nil : times
         }
     }
 

@@ -18,19 +18,20 @@ struct AccountRoutes {
         router.route(.post, "/api/v1/session") { request, context in
             let credentials = try await decode(Credentials.self, request, context)
             let name = credentials.username.lowercased()
-            for key in ["client " + context.client, "user " + name] {
-                if let wait = platform.loginFailures.blocked(key) {
-                    throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))],
-                                    message: "too many failed sign-ins; try again in \(Int(wait.rounded(.up))) s")
-                }
+            // The attempt is counted as failed before the password is checked (one step under
+            // the limiter's lock), so guesses sent at once cannot all pass the limit; a right
+            // password takes it back.
+            let attempt = ContinuousClock.now
+            if let wait = platform.loginFailures.reserve(["client " + context.client, "user " + name], now: attempt) {
+                throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))],
+                                message: "too many failed sign-ins; try again in \(Int(wait.rounded(.up))) s")
             }
             let found = try await platform.accounts.credentials(username: name)
             guard try await platform.passwords.verify(credentials.password, hash: found?.passwordHash), let user = found?.user else {
-                platform.loginFailures.fail("client " + context.client)
-                platform.loginFailures.fail("user " + name)
                 platform.metrics.loginFailed()
                 throw HTTPError(.unauthorized, message: "wrong user name or password")
             }
+            platform.loginFailures.forgive("client " + context.client, at: attempt)
             platform.loginFailures.clear("user " + name)
             let token = SessionToken.make(), csrf = SessionToken.make()
             let now = Clock.milliseconds()
