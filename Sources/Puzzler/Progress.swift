@@ -146,6 +146,9 @@ public struct PuzzlerProgress: Sendable {
     /// solved level again changes nothing and opens nothing; a locked level cannot be solved.
     public func solve(player: String, level: LevelID, seconds: Double, now: Int64 = Clock.milliseconds()) async throws -> [LevelID] {
         try await store.transaction { db in
+            // The player's row is locked first (a no-op UPDATE): two solves at once (the desktop
+            // and the paired phone) take turns, and the second reads the first's levels.
+            try await Self.lockPlayer(db, player)
             let rows = try await db.raw("SELECT level, solved_at FROM pz_levels WHERE player = \(bind: player)").all()
             var opened = Set<LevelID>(), solved = Set<LevelID>()
             for row in rows {
@@ -155,7 +158,10 @@ public struct PuzzlerProgress: Sendable {
             }
             guard opened.contains(level) else { throw PuzzlerError.locked(level) }
             guard !solved.contains(level) else { return [] }
-            try await db.raw("UPDATE pz_levels SET solved_at = \(bind: now), seconds = \(bind: seconds) WHERE player = \(bind: player) AND level = \(bind: level.rawValue)").run()
+            guard try await db.raw("""
+                UPDATE pz_levels SET solved_at = \(bind: now), seconds = \(bind: seconds)
+                WHERE player = \(bind: player) AND level = \(bind: level.rawValue) AND solved_at IS NULL RETURNING level
+                """).first() != nil else { return [] }
             let newly = StarMap.opening(after: level, opened: opened, solved: solved)
             for id in newly { try await Self.open(db, player: player, level: id, now: now) }
             try await Self.record(db, player: player, level: level, kind: "solved", seconds: seconds, now: now)
@@ -195,7 +201,10 @@ public struct PuzzlerProgress: Sendable {
     public func startRound(player: String, now: Int64 = Clock.milliseconds()) async throws -> MeteorRound {
         let id = "r_" + RandomID.make(bytes: 8)
         try await store.transaction { db in
-            // A player has one round at a time: starting one ends the others.
+            // A player has one round at a time: starting one ends the others. The player's row
+            // is locked first, so two starts at once on PostgreSQL (read committed) take turns
+            // and the second deletes the first's round instead of missing it.
+            try await Self.lockPlayer(db, player)
             try await db.raw("DELETE FROM pz_rounds WHERE player = \(bind: player)").run()
             try await db.raw("INSERT INTO pz_rounds (id, player, started_at, credited) VALUES (\(bind: id), \(bind: player), \(bind: now), 0)").run()
         }
@@ -207,6 +216,9 @@ public struct PuzzlerProgress: Sendable {
     public func credit(player: String, round: String, caught: Int, now: Int64 = Clock.milliseconds()) async throws -> (credited: Int, points: Int) {
         guard caught >= 0 else { throw PuzzlerError.badInput("caught must be 0 or more") }
         return try await store.transaction { db in
+            // The player's row first, as in ``startRound`` (which deletes rounds after it): the
+            // same order of locks, so the two cannot deadlock.
+            try await Self.lockPlayer(db, player)
             guard let row = try await db.raw("SELECT started_at, credited FROM pz_rounds WHERE id = \(bind: round) AND player = \(bind: player)").first() else {
                 throw PuzzlerError.unknownRound
             }
@@ -233,8 +245,11 @@ public struct PuzzlerProgress: Sendable {
     /// Ties a room's code to the player whose phone will play `level` in it.
     public func pair(code: String, player: String, level: LevelID, now: Int64 = Clock.milliseconds()) async throws {
         try await store.transaction { db in
-            try await db.raw("DELETE FROM pz_pairings WHERE code = \(bind: code)").run()
-            try await db.raw("INSERT INTO pz_pairings (code, player, level, created_at) VALUES (\(bind: code), \(bind: player), \(bind: level.rawValue), \(bind: now))").run()
+            // One statement: two pairings of one code at once leave the later, never a duplicate key.
+            try await db.raw("""
+                INSERT INTO pz_pairings (code, player, level, created_at) VALUES (\(bind: code), \(bind: player), \(bind: level.rawValue), \(bind: now))
+                ON CONFLICT (code) DO UPDATE SET player = excluded.player, level = excluded.level, created_at = excluded.created_at
+                """).run()
         }
     }
 
@@ -280,6 +295,12 @@ public struct PuzzlerProgress: Sendable {
             """).run()
         for id in StarMap.startOpen { try await open(db, player: player.id, level: id, now: now) }
         return player
+    }
+
+    /// Locks the player's row until the transaction ends (a no-op UPDATE; SQLite's transactions
+    /// are serialised anyway): what a player's write reads then stays true until it commits.
+    static func lockPlayer(_ db: any SQLDatabase, _ player: String) async throws {
+        try await db.raw("UPDATE pz_players SET points = points WHERE id = \(bind: player)").run()
     }
 
     static func open(_ db: any SQLDatabase, player: String, level: LevelID, now: Int64) async throws {

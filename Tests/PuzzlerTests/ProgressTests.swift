@@ -9,11 +9,13 @@ import Testing
 struct SqliteProgressTests {
     @Test("guests, the map's rules in the store, hints for 50 points, meteors no faster than they fall") func game() async throws { try await ProgressChecks.game(.sqlite) }
     @Test("progress survives closing and reopening the store; another device resumes by the code") func restart() async throws { try await ProgressChecks.restart() }
+    @Test("requests at once: two solves of one level, two round starts, two pairings of one code") func together() async throws { try await ProgressChecks.together(.sqlite) }
 }
 
 @Suite("Puzzler progress on PostgreSQL", .requires(.postgres))
 struct PostgresProgressTests {
     @Test("guests, the map's rules in the store, hints for 50 points, meteors no faster than they fall") func game() async throws { try await ProgressChecks.game(.postgres) }
+    @Test("requests at once: two solves of one level, two round starts, two pairings of one code") func together() async throws { try await ProgressChecks.together(.postgres) }
 }
 
 enum ProgressChecks {
@@ -91,6 +93,46 @@ enum ProgressChecks {
         let sos = try #require(difficulty.first { $0.level == .sos })
         #expect(sos.players == 1 && sos.solves == 1 && sos.medianSeconds == 12.5)
         #expect(difficulty.first { $0.level == .eyes }?.hints == 2)
+    }
+
+    /// Two requests fired at once (`async let`): on PostgreSQL (read committed) they really
+    /// interleave, and each must end as if they had come one after the other.
+    static func together(_ backend: Backend) async throws {
+        let store = try await Store.open(try await TestDatabase.fresh(backend))
+        defer { Task { await store.close() } }
+        try await PuzzlerProgress.prepare(store)
+        let game = PuzzlerProgress(store: store)
+        let (guest, _) = try await game.newGuest()
+        try await TestDatabase.warm(store)
+
+        // The desktop and the paired phone report one solve: stored once, its stars opened once.
+        async let a = outcome { try await game.solve(player: guest.id, level: .sos, seconds: 12) }
+        async let b = outcome { try await game.solve(player: guest.id, level: .sos, seconds: 13) }
+        let solves = [await a, await b]
+        let opened = solves.compactMap { try? $0.get() }
+        #expect(opened.count == 2, "\(solves)")
+        #expect(opened.filter(\.isEmpty).count == 1)
+        #expect(Set(opened.flatMap { $0 }) == [.drawing, .theme, .volume])
+        #expect(try await game.difficulty().first { $0.level == .sos }?.solves == 1)
+
+        // Two round starts at once: one live round, not two allowances.
+        let t0: Int64 = 1_000_000
+        async let r1 = outcome { try await game.startRound(player: guest.id, now: t0) }
+        async let r2 = outcome { try await game.startRound(player: guest.id, now: t0) }
+        var live = 0
+        for round in try [await r1, await r2].map({ try $0.get() }) {
+            do {
+                _ = try await game.credit(player: guest.id, round: round.round, caught: 4, now: t0 + 10_000)
+                live += 1
+            } catch PuzzlerError.unknownRound {}
+        }
+        #expect(live == 1)
+
+        // Two pairings of one room code at once: both answered, one pairing kept.
+        async let p1 = outcome { try await game.pair(code: "ABCDEF", player: guest.id, level: .eyes) }
+        async let p2 = outcome { try await game.pair(code: "ABCDEF", player: guest.id, level: .sos) }
+        for result in [await p1, await p2] { #expect((try? result.get()) != nil, "\(result)") }
+        #expect(try await game.pairing(code: "ABCDEF")?.player == guest.id)
     }
 
     static func restart() async throws {
