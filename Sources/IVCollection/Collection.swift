@@ -111,8 +111,9 @@ public struct IVCollection: Sendable {
         let species = evaluation.species, combinations = evaluation.combinations
         func attempt() async throws -> SaveOutcome {
             try await store.transaction { db in
-                try await Self.insert(db, owner: owner, entry: entry, species: species, combinations: combinations, hash: hash, image: image,
-                                      imageType: imageType, fields: fields, now: now, firstScannedAt: now, join: true, calculator: calculator)
+                try await Self.lockOwner(db, owner)
+                return try await Self.insert(db, owner: owner, entry: entry, species: species, combinations: combinations, hash: hash, image: image,
+                                             imageType: imageType, fields: fields, now: now, firstScannedAt: now, join: true, calculator: calculator)
             }
         }
         do {
@@ -124,6 +125,13 @@ public struct IVCollection: Sendable {
         }
     }
 
+
+    /// Locks the owner's row in `users` until the transaction ends (a no-op UPDATE), so one
+    /// player's writes take turns on PostgreSQL (read committed) as they do on SQLite: two saves
+    /// at once of one new Pokémon join instead of making two, and a refresh reads every scan.
+    static func lockOwner(_ db: any SQLDatabase, _ owner: String) async throws {
+        try await db.raw("UPDATE users SET role = role WHERE id = \(bind: owner)").run()
+    }
 
     /// `save`'s writes, inside the caller's transaction. `join: false` always starts a new
     /// Pokémon (an import keeps the file's rows apart).
@@ -301,6 +309,7 @@ public struct IVCollection: Sendable {
         if let nickname, nickname.count > 60 { throw CollectionError.invalid("nickname", "at most 60 characters") }
         let calculator = self.calculator
         return try await store.transaction { db in
+            try await Self.lockOwner(db, owner)
             guard try await Self.pokemon(db, owner: owner, id: id) != nil, let latest = try await Self.scans(db, pokemonID: id).first else {
                 throw CollectionError.notFound("pokemon \(id)")
             }
@@ -316,6 +325,7 @@ public struct IVCollection: Sendable {
     /// Deletes a Pokémon with its scans and screenshots.
     public func delete(owner: String, id: String) async throws {
         try await store.transaction { db in
+            try await Self.lockOwner(db, owner)
             guard try await Self.pokemon(db, owner: owner, id: id) != nil else { throw CollectionError.notFound("pokemon \(id)") }
             try await db.delete(from: "iv_scans").where("pokemon_id", .equal, SQLBind(id)).run()
             try await db.delete(from: "iv_pokemon").where("id", .equal, SQLBind(id)).run()
@@ -354,6 +364,7 @@ public struct IVCollection: Sendable {
         }
         let ready = prepared
         try await store.transaction { db in
+            try await Self.lockOwner(db, owner)
             for (row, entry, species) in ready {
                 let scanned = row.scannedAt ?? now
                 _ = try await Self.insert(db, owner: owner, entry: entry, species: species, combinations: [], hash: nil, image: nil, imageType: nil,

@@ -15,6 +15,7 @@ struct SqliteCollectionTests {
     @Test("corrections recompute; impossible ones are refused with the reason; another player's Pokémon is not found") func edits() async throws { try await CollectionChecks.edits(.sqlite) }
     @Test("delete removes the scans and screenshots") func delete() async throws { try await CollectionChecks.delete(.sqlite) }
     @Test("export, delete, import: the same CSV") func roundTrip() async throws { try await CollectionChecks.roundTrip(.sqlite) }
+    @Test("scans of one new Pokémon saved at once make one Pokémon with all its scans") func together() async throws { try await CollectionChecks.together(.sqlite) }
 }
 
 @Suite("IV collection on PostgreSQL", .requires(.postgres))
@@ -25,6 +26,7 @@ struct PostgresCollectionTests {
     @Test("corrections recompute; impossible ones are refused with the reason; another player's Pokémon is not found") func edits() async throws { try await CollectionChecks.edits(.postgres) }
     @Test("delete removes the scans and screenshots") func delete() async throws { try await CollectionChecks.delete(.postgres) }
     @Test("export, delete, import: the same CSV") func roundTrip() async throws { try await CollectionChecks.roundTrip(.postgres) }
+    @Test("scans of one new Pokémon saved at once make one Pokémon with all its scans") func together() async throws { try await CollectionChecks.together(.postgres) }
 }
 
 /// A Pokémon as the game would show it: CP, HP and the stardust of its level, computed with the
@@ -96,6 +98,26 @@ enum CollectionChecks {
         let rescan = try await collection.save(owner: ash, entry: after, at: 5_000)
         #expect(rescan.kind == .joined && rescan.pokemon.id == first.pokemon.id && rescan.pokemon.scans == 3)
         #expect(try await collection.list(owner: ash).count == 2)
+    }
+
+    /// Two saves fired at once (`async let`): on PostgreSQL (read committed) they really
+    /// interleave, and must end as if one came after the other.
+    static func together(_ backend: Backend) async throws {
+        let (collection, store, ash, _) = try await open(backend)
+        defer { Task { await store.close() } }
+        let data = collection.calculator.data
+        // Three screenshots of one Machop, unchanged between them (the same CP and HP).
+        let shown = try Shown.of("Machop", 10, 12, 5, level: 20, data: data).entry
+        try await TestDatabase.warm(store)
+        func save(_ screenshot: String) async -> Result<SaveOutcome, any Error> {
+            await outcome { try await collection.save(owner: ash, entry: shown, image: Data(screenshot.utf8), imageType: "image/png", at: 1_000) }
+        }
+        async let a = save("one"), b = save("two"), c = save("three")
+        let kinds = try [await a, await b, await c].map { try $0.get().kind }
+        #expect(kinds.sorted { $0.rawValue < $1.rawValue } == [.joined, .joined, .new])
+        let listed = try await collection.list(owner: ash)
+        #expect(listed.count == 1 && listed.first?.scans == 3)
+        #expect(listed.first.map { triples($0.ivs) } == triples(try shown.evaluate(with: collection.calculator).combinations))
     }
 
     static func appraisal(_ backend: Backend) async throws {
