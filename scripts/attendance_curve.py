@@ -45,19 +45,23 @@ def identities():
 
 def enrolment_protocol(admin):
     """The app's own decision, two-fold: each person enrolled with half their photos (every
-    other one), the other half checked against every enrolled person of one course; then the
-    halves swap. Each check is POST …/people/{id}/verify?course=…: the distance to the claimed
-    person's enrolment and the nearest other student's (the cohort rule)."""
+    other one), the other half checked against every enrolled person; then the halves swap.
+    The people are split between two courses, and each check is POST …/people/{id}/verify?
+    course=(the claimed person's course): the kiosk's rule, whose cohort is everyone with an
+    enrolled face, of either course. Each check keeps the distance and the server's own
+    decision. A fold's faces are deleted before the next, so a probe never meets its own photo."""
     import concurrent.futures
     people = identities()
     checks = []
     for fold in (0, 1):
-        course = admin.call("POST", "/api/v1/attendance/courses", {"code": f"CURVE{fold}", "title": "Threshold curve", "academicYear": "2026/27"})
-        enrolled, probes = {}, []
-        for name, files in sorted(people.items()):
+        courses = [admin.call("POST", "/api/v1/attendance/courses", {"code": f"CURVE{fold}{c}", "title": f"Threshold curve {c}", "academicYear": "2026/27"})
+                   for c in "AB"]
+        enrolled, course_of, probes = {}, {}, []
+        for n, (name, files) in enumerate(sorted(people.items())):
             student = admin.call("POST", "/api/v1/users", {"username": f"f{fold}-{name[:30]}", "displayName": name, "role": "student",
                                                            "password": "student-password-1"})
-            admin.call("POST", f"/api/v1/attendance/courses/{course['id']}/students", {"user": student["id"]})
+            course_of[name] = courses[n % 2]["id"]
+            admin.call("POST", f"/api/v1/attendance/courses/{course_of[name]}/students", {"user": student["id"]})
             for i, file in enumerate(files):
                 if i % 2 == fold:
                     try:
@@ -70,36 +74,50 @@ def enrolment_protocol(admin):
 
         def check(probe):
             name, file = probe
-            out = {}
+            out, decided = {}, {}
             for other, sid in enrolled.items():
                 try:
-                    answer = admin.image("POST", f"/api/v1/attendance/people/{sid}/verify?course={course['id']}", os.path.join(FACES, file))
+                    answer = admin.image("POST", f"/api/v1/attendance/people/{sid}/verify?course={course_of[other]}", os.path.join(FACES, file))
                 except APIError:
-                    return name, file, None  # the probe fails the quality gate
+                    return name, file, None, None  # the probe fails the quality gate
                 out[other] = answer["match"]["distance"]
-            return name, file, out
+                decided[other] = answer["match"]["accepted"]
+            return name, file, out, decided
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            for name, file, distances in pool.map(check, probes):
-                checks.append({"person": name, "file": file, "fold": fold, "distances": distances})
+            for name, file, distances, accepted in pool.map(check, probes):
+                checks.append({"person": name, "file": file, "fold": fold, "distances": distances, "accepted": accepted})
+        for sid in enrolled.values():
+            admin.call("DELETE", f"/api/v1/attendance/people/{sid}/faces")
     return checks
 
 
+def enrolment_decisions(checks):
+    """The server's own decisions (its threshold, everyone enrolled as the cohort)."""
+    decided = [c for c in checks if c["accepted"] and c["person"] in c["accepted"]]
+    same = [c["accepted"][c["person"]] for c in decided]
+    different = [(c["person"], k, c["file"]) for c in decided for k, ok in c["accepted"].items() if k != c["person"] and ok]
+    n_diff = sum(len(c["accepted"]) - 1 for c in decided)
+    return {"same": len(same), "different": n_diff, "falseRejects": same.count(False) / len(same),
+            "falseAccepts": len(different) / n_diff, "falseAcceptsWhich": different}
+
+
 def enrolment_curve(checks, thresholds):
-    """False rejects and accepts of the enrolment protocol: by the threshold alone, with the
-    cohort rule against classmates (the impostor enrolled in the course), and with it against
-    outsiders (the impostor not enrolled: their own enrolment left out of the cohort)."""
+    """False rejects and accepts of the enrolment protocol from the distances: by the threshold
+    alone; with the cohort rule (everyone enrolled: the impostor's own enrolment among them);
+    and for strangers — an impostor never enrolled anywhere, their own enrolment left out of
+    the cohort, so only the threshold and the other people stand."""
     rows = []
     decided = [c for c in checks if c["distances"] and c["person"] in c["distances"]]
     for t in thresholds:
         fr = fr_c = 0
-        fa = fa_c = fa_o = n_diff = 0
+        fa = fa_c = fa_s = n_diff = 0
         for c in decided:
             d = c["distances"]
             for claimed, dist in d.items():
                 others = [v for k, v in d.items() if k != claimed]
                 nearest_other = min(others) if others else math.inf
-                outsiders = [v for k, v in d.items() if k not in (claimed, c["person"])]
-                nearest_outsider = min(outsiders) if outsiders else math.inf
+                strangers = [v for k, v in d.items() if k not in (claimed, c["person"])]
+                nearest_stranger = min(strangers) if strangers else math.inf
                 if claimed == c["person"]:
                     fr += dist > t
                     fr_c += not (dist <= t and dist < nearest_other)
@@ -107,19 +125,19 @@ def enrolment_curve(checks, thresholds):
                     n_diff += 1
                     fa += dist <= t
                     fa_c += dist <= t and dist < nearest_other
-                    fa_o += dist <= t and dist < nearest_outsider
+                    fa_s += dist <= t and dist < nearest_stranger
         n_same = len(decided)
         rows.append({"threshold": t, "same": n_same, "different": n_diff,
                      "falseRejects": fr / n_same, "falseAccepts": fa / n_diff,
-                     "cohort": {"falseRejects": fr_c / n_same, "falseAcceptsClassmates": fa_c / n_diff, "falseAcceptsOutsiders": fa_o / n_diff}})
+                     "cohort": {"falseRejects": fr_c / n_same, "falseAcceptsEnrolled": fa_c / n_diff, "falseAcceptsStrangers": fa_s / n_diff}})
     return rows
 
 
 def plot(summary, path):
     """The curves as a small SVG (no plotting library needed): false rejects and false accepts
-    against the threshold, for the enrolment protocol (with the cohort rule: classmates and
-    outsiders) and for single-photo pairs."""
-    W, H, L, B = 640, 360, 60, 40
+    against the threshold, for the enrolment protocol (with the cohort rule: enrolled impostors
+    and strangers) and for single-photo pairs."""
+    W, H, L, B = 720, 360, 60, 40
     x = lambda t: L + (t - 0.30) / 0.40 * (W - L - 20)
     y = lambda p: H - B - min(p, 0.2) / 0.2 * (H - B - 20)
     lines = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
@@ -133,14 +151,15 @@ def plot(summary, path):
     lines.append(f'<text x="{(W + L) / 2:.0f}" y="{H - 6}" text-anchor="middle">threshold (descriptor distance)</text>')
     e = summary["enrolment"]["curve"]
     series = [("enrolment: false rejects", "#c0392b", [(r["threshold"], r["cohort"]["falseRejects"]) for r in e], ""),
-              ("enrolment: false accepts, outsiders", "#2471a3", [(r["threshold"], r["cohort"]["falseAcceptsOutsiders"]) for r in e], ""),
+              ("enrolment: false accepts, enrolled impostors", "#1e8449", [(r["threshold"], r["cohort"]["falseAcceptsEnrolled"]) for r in e], ""),
+              ("enrolment: false accepts, strangers", "#2471a3", [(r["threshold"], r["cohort"]["falseAcceptsStrangers"]) for r in e], ""),
               ("pairs: false rejects", "#c0392b", [(r["threshold"], r["falseRejects"]) for r in summary["face"]["curve"]], "4 3"),
               ("pairs: false accepts", "#2471a3", [(r["threshold"], r["falseAccepts"]) for r in summary["face"]["curve"]], "4 3")]
     for i, (name, colour, points, dash) in enumerate(series):
         d = " ".join(f"{x(t):.1f},{y(p):.1f}" for t, p in points if 0.3 <= t <= 0.7)
         lines.append(f'<polyline points="{d}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>')
-        lines.append(f'<line x1="{W - 250}" y1="{30 + 16 * i}" x2="{W - 225}" y2="{30 + 16 * i}" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>')
-        lines.append(f'<text x="{W - 220}" y="{34 + 16 * i}">{name}</text>')
+        lines.append(f'<line x1="{W - 300}" y1="{30 + 16 * i}" x2="{W - 275}" y2="{30 + 16 * i}" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>')
+        lines.append(f'<text x="{W - 270}" y="{34 + 16 * i}">{name}</text>')
     t = summary["enrolment"]["atServerThreshold"]["threshold"]
     lines.append(f'<line x1="{x(t):.1f}" y1="20" x2="{x(t):.1f}" y2="{H - B}" stroke="#555" stroke-dasharray="2 2"/>')
     lines.append(f'<text x="{x(t) + 4:.1f}" y="{H - B - 8}">chosen {t:.2f}</text>')
@@ -211,6 +230,10 @@ def main():
             results["ratio"][key].append(ratio)
             results["facePairs"].append([a, b, same, answer["match"]["distance"]])
         print(f"verified {len(pairs)} pairs in {time.time() - started:.0f} s", file=sys.stderr)
+        # The pairs' enrolments go before the app's protocol: its cohort is everyone enrolled,
+        # and a probe must not meet its own photo enrolled as someone else.
+        for person in accounts.values():
+            admin.call("DELETE", f"/api/v1/attendance/people/{person}/faces")
         results["enrolment"] = enrolment_protocol(admin)
         server_threshold = admin.call("GET", "/api/v1/attendance/me")["policy"]["threshold"]
     finally:
@@ -232,6 +255,7 @@ def main():
                  "curve": curve(face["same"], face["different"], [x / 100 for x in range(30, 81, 2)])},
         "enrolment": {"probes": len(results["enrolment"]), "gatedProbes": sum(c["distances"] is None for c in results["enrolment"]),
                       "atServerThreshold": enrolment_curve(results["enrolment"], [server_threshold])[0],
+                      "serverDecisions": enrolment_decisions(results["enrolment"]),
                       "curve": enrolment_curve(results["enrolment"], [x / 100 for x in range(30, 71, 1)])},
         "ratioBaseline": {"original3percent": curve(ratio["same"], ratio["different"], [0.03])[0],
                           "curve": curve(ratio["same"], ratio["different"], [x / 100 for x in range(1, 31)])},
