@@ -64,7 +64,8 @@ public struct CheckInSession: Sendable {
         }
         self.claimed = claimed
         self.templates = templates
-        self.cohort = cohort ?? templates
+        // Each person reduced to their mean once: every checked frame is compared with all of them.
+        self.cohort = (cohort ?? templates).compactMap { t in t.mean.map { FaceTemplate(personID: t.personID, descriptors: [$0]) } }
         self.challenge = challenge
         self.policy = policy
         self.quality = quality
