@@ -77,6 +77,7 @@ let package = Package(
                 .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),   // already built for PostgresNIO's SCRAM
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]),
@@ -87,7 +88,6 @@ let package = Package(
             dependencies: [
                 "SentioStore",
                 .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The puzzle game's domain: levels, their judges over Sentio's senses, the star map,
         // hints and meteors, progress (its own tables). See docs/puzzler.md.
@@ -96,7 +96,6 @@ let package = Package(
             dependencies: [
                 "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "SentioAudio", "SentioStore",
                 .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // The IV application's domain: entries, evaluation, the player's collection (its own
         // tables), Poke Genie's CSV. See docs/iv-app.md.
@@ -105,7 +104,6 @@ let package = Package(
             dependencies: [
                 "IVScanner", "SentioStore",
                 .product(name: "SQLKit", package: "sql-kit"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
         // QR codes for the terminal and the pairing page (Debian: libqrencode-dev).
         .systemLibrary(

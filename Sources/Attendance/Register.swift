@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SentioStore
 import SQLKit
@@ -612,6 +611,6 @@ public struct AttendanceRegister: Sendable {
 
     /// The SHA-256 of a frame, in hex (the audit's frame hash).
     public static func frameHash(_ bytes: some Sequence<UInt8>) -> String {
-        SHA256.hash(data: Array(bytes)).map { String(format: "%02x", $0) }.joined()
+        SHA256Hex.of(Array(bytes))
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import IVScanner
 import SentioStore
@@ -103,7 +102,7 @@ public struct IVCollection: Sendable {
     public func save(owner: String, entry: IVEntry, image: Data? = nil, imageType: String? = nil,
                      fields: [String: ScanReport.Field]? = nil, at now: Int64 = Clock.milliseconds()) async throws -> SaveOutcome {
         if let image, image.count > Self.maxImageBytes { throw CollectionError.invalid("image", "at most \(Self.maxImageBytes) bytes") }
-        let hash = image.map { SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined() }
+        let hash = image.map { SHA256Hex.of($0) }
         let calculator = self.calculator
         // Checked before the transaction: a bad entry is the player's error, not the store's.
         let evaluation = try entry.evaluate(with: calculator)

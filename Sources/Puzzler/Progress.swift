@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import SQLKit
 import SentioStore
@@ -335,7 +334,7 @@ public struct PuzzlerProgress: Sendable {
     static func randomToken() -> String { RandomID.make(bytes: 32) }
 
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256Hex.of(token)
     }
 }
 

@@ -1,7 +1,7 @@
-import Crypto
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
+import SentioStore
 
 /// Password hashing with bcrypt, off the event loops (a hash takes about a quarter second).
 struct Passwords: Sendable {
@@ -36,11 +36,10 @@ struct Passwords: Sendable {
 /// Session tokens: 256 random bits for the cookie, stored only as their SHA-256.
 enum SessionToken {
     static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+        RandomID.make(bytes: 32)
     }
 
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256Hex.of(token)
     }
 }
