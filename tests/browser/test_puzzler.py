@@ -675,6 +675,7 @@ def drawing_job(env, browser, label, drawings, expect, viewport="desktop"):
     yield from poll(page, "() => window.sentioPuzzlerLevel.view.isOpen", 10, None, 0.1)
     started = time.monotonic()
     pad = page.locator(".pz-pad")
+    shoot(page, f"level-drawing-{label}-empty-{viewport}")   # the pad's words before the first stroke
     tried, solved = [], False
     for n, drawing in enumerate(drawings):
         if n:

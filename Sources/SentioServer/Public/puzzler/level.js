@@ -4,7 +4,7 @@
 import { showAccountLink, status } from "/js/account.js";
 import { socketURL } from "/js/stream.js";
 import { catalogue, progress, buyHintInto, pair, loadError, browserSignal, SENSE_WORDS } from "/puzzler/api.js";
-import { LevelView, showSolved, actionButton } from "/puzzler/play.js";
+import { LevelView, showSolved, actionButton, showWaiting } from "/puzzler/play.js";
 import { createSense } from "/puzzler/senses/index.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,11 +18,7 @@ const el = {
 const state = window.sentioPuzzlerLevel = { level: null, progress: null, view: null, sense: null, solvedShown: 0, room: null };
 
 function fail(text, { retry = false } = {}) {
-  el.wait.innerHTML = "";
-  el.wait.classList.remove("hidden");
-  const p = document.createElement("p");
-  p.textContent = text;
-  el.wait.append(p);
+  showWaiting(el.wait, text);
   const back = document.createElement("a");
   back.className = "button"; back.href = "/puzzler/"; back.textContent = "Back to the star map";
   if (retry) el.wait.append(actionButton("Try again", () => { el.wait.innerHTML = "<p>Loading the level…</p>"; main(); }, true));

@@ -4,7 +4,7 @@
 // reply to the desktop's page.
 import { api } from "/js/account.js";
 import { browserSignal, SENSE_WORDS } from "/puzzler/api.js";
-import { LevelView, showSolved, actionButton } from "/puzzler/play.js";
+import { LevelView, showSolved, actionButton, showWaiting } from "/puzzler/play.js";
 import { createSense } from "/puzzler/senses/index.js";
 
 const $ = (id) => document.getElementById(id);
@@ -16,22 +16,14 @@ const el = {
 };
 const state = window.sentioPuzzlerPhone = { room, level: null, view: null, sense: null };
 
-function fail(text) {
-  el.wait.innerHTML = "";
-  el.wait.classList.remove("hidden");
-  const p = document.createElement("p");
-  p.textContent = text;
-  el.wait.append(p);
-}
-
 async function main() {
   $("room").textContent = room ? `Room ${room}` : "No room";
-  if (!/^[A-Z0-9]{3,12}$/.test(room)) { fail("This page needs a room code: scan the QR code on the level's page on your computer."); return; }
+  if (!/^[A-Z0-9]{3,12}$/.test(room)) { showWaiting(el.wait, "This page needs a room code: scan the QR code on the level's page on your computer."); return; }
   let pairing;
   try {
     pairing = await api(`/api/v1/puzzler/pairings/${encodeURIComponent(room)}`);
   } catch (error) {
-    fail(error.status === 404 ? `Room ${room} is closed or was never opened. On the computer, open the level and pair again.`
+    showWaiting(el.wait, error.status === 404 ? `Room ${room} is closed or was never opened. On the computer, open the level and pair again.`
       : `Could not join room ${room}: ${error.message}`);
     return;
   }

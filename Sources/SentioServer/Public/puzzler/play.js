@@ -232,3 +232,12 @@ export function actionButton(text, onClick, primary = false) {
   button.addEventListener("click", onClick);
   return button;
 }
+
+/** Shows `text` alone in a waiting box (the level or the phone page could not go on). */
+export function showWaiting(box, text) {
+  box.innerHTML = "";
+  box.classList.remove("hidden");
+  const p = document.createElement("p");
+  p.textContent = text;
+  box.append(p);
+}

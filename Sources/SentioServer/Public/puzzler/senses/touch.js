@@ -97,6 +97,16 @@ export function drawingSense(level, view, el) {
     if (pad.width !== w || pad.height !== h) { pad.width = w; pad.height = h; }
     const ctx = pad.getContext("2d");
     ctx.clearRect(0, 0, w, h);
+    if (!strokes.length) {
+      // An empty pad says what it is for, until the first stroke.
+      ctx.fillStyle = "#8a8fb8"; ctx.textAlign = "center"; ctx.textBaseline = "middle";
+      const words = "Draw here with a finger or the mouse";
+      ctx.font = `${18 * ratio}px system-ui, sans-serif`;
+      const fit = Math.min(1, (0.8 * w) / ctx.measureText(words).width);   // a margin on a narrow pad
+      ctx.font = `${Math.floor(18 * fit * ratio)}px system-ui, sans-serif`;
+      ctx.fillText(words, w / 2, h / 2);
+      return;
+    }
     ctx.strokeStyle = "#1d2150"; ctx.lineWidth = 5 * ratio; ctx.lineCap = "round"; ctx.lineJoin = "round";
     for (const stroke of strokes) {
       ctx.beginPath();
