@@ -160,24 +160,31 @@ struct RoleTests {
         try await server.run { client, port in
             // Twenty guesses at once, each on a connection of its own (one connection's
             // requests are answered in turn).
-            let statuses = try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
+            let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
                 for _ in 0..<20 {
                     group.addTask {
                         try await TestClient.withClient(host: "127.0.0.1", port: port) { connection in
-                            try await connection.execute(TestClient.Request("/api/v1/session", method: .post, authority: "localhost",
-                                                                            headers: [.contentType: "application/json"],
-                                                                            body: ByteBuffer(string: #"{"username": "ada", "password": "wrong password!"}"#))).status
+                            let r = try await connection.execute(TestClient.Request("/api/v1/session", method: .post, authority: "localhost",
+                                                                                    headers: [.contentType: "application/json"],
+                                                                                    body: ByteBuffer(string: #"{"username": "ada", "password": "wrong password!"}"#)))
+                            return (r.status, r.headers[.retryAfter])
                         }
                     }
                 }
-                return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
+                return try await group.reduce(into: [(HTTPResponse.Status, String?)]()) { $0.append($1) }
             }
+            let statuses = answers.map(\.0)
             #expect(statuses.filter { $0 == .unauthorized }.count == limits.loginFailures, "\(statuses.map(\.code))")
             #expect(statuses.filter { $0 == .tooManyRequests }.count == 20 - limits.loginFailures)
-            // And the right password, after them, is refused too until the window passes.
+            // Refused while the five were still being checked: asked to come back in a second
+            // (they might have been right).
+            #expect(answers.contains { $0.0 == .tooManyRequests && $0.1 == "1" }, "\(answers.map(\.1))")
+            // And the right password, after them, is refused too until the window passes: five
+            // failures settled count for the window.
             let after = try await client.execute(uri: "/api/v1/session", method: .post, headers: [.contentType: "application/json"],
                                                  body: ByteBuffer(string: #"{"username": "ada", "password": "\#(Self.password)"}"#))
             #expect(after.status == .tooManyRequests)
+            #expect((after.headers[.retryAfter].flatMap { Int($0) } ?? 0) > 200, "\(String(describing: after.headers[.retryAfter]))")
         }
     }
 

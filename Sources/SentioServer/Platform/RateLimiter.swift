@@ -31,9 +31,11 @@ final class TokenBuckets: @unchecked Sendable {
 
 /// Failures per key in a sliding window (failed sign-ins per address and per user name).
 final class FailureWindow: @unchecked Sendable {
-    // Unchecked: `failures` is guarded by `lock`.
+    // Unchecked: `attempts` is guarded by `lock`.
     private let lock = NSLock()
-    private var failures: [String: [ContinuousClock.Instant]] = [:]
+    /// Per key: when each attempt began, and whether it is known to have failed (`settled`) or
+    /// is still being checked.
+    private var attempts: [String: [(at: ContinuousClock.Instant, settled: Bool)]] = [:]
     let limit: Int, window: Duration
 
     init(limit: Int, seconds: Double) {
@@ -42,31 +44,45 @@ final class FailureWindow: @unchecked Sendable {
     }
 
     /// Checks and counts an attempt in one step, under the lock: nil when every key may try
-    /// now, and then the attempt is counted as failed for each key up front (``forgive(_:at:)``
-    /// takes it back when it succeeds); else the seconds until the first blocked key may try,
-    /// and nothing is counted. Checking and counting after the slow password hash instead would
-    /// let a burst of guesses sent at once all pass the check.
+    /// now, and then the attempt counts against each key until it is settled as failed
+    /// (``fail(_:at:)``) or taken back (``forgive(_:at:)``); else the seconds to wait, and
+    /// nothing is counted. Checking before the slow password hash and counting after it would
+    /// let a burst of guesses sent at once all pass the check. When the limit is reached only
+    /// with attempts still being checked, the wait is a second (most will be taken back).
     func reserve(_ keys: [String], now: ContinuousClock.Instant = .now) -> Double? {
         lock.withLock {
             for key in keys {
-                let recent = (failures[key] ?? []).filter { now - $0 < window }
-                failures[key] = recent.isEmpty ? nil : recent
-                if recent.count >= limit, let oldest = recent.first { return max(1, (window - (now - oldest)).milliseconds / 1000) }
+                let recent = (attempts[key] ?? []).filter { now - $0.at < window }
+                attempts[key] = recent.isEmpty ? nil : recent
+                guard recent.count >= limit else { continue }
+                let failed = recent.filter(\.settled)
+                guard failed.count >= limit, let oldest = failed.first else { return 1 }
+                return max(1, (window - (now - oldest.at)).milliseconds / 1000)
             }
-            if failures.count > 50_000 { failures.removeAll() }
-            for key in keys { failures[key, default: []].append(now) }
+            if attempts.count > 50_000 { attempts.removeAll() }
+            for key in keys { attempts[key, default: []].append((now, false)) }
             return nil
         }
     }
 
-    /// Takes back one attempt counted by ``reserve(_:now:)`` at `at` (it succeeded).
-    func forgive(_ key: String, at: ContinuousClock.Instant) {
+    /// The attempt reserved at `at` failed: it counts for the whole window.
+    func fail(_ keys: [String], at: ContinuousClock.Instant) {
         lock.withLock {
-            guard var times = failures[key], let index = times.lastIndex(of: at) else { return }
-            times.remove(at: index)
-            failures[key] = times.isEmpty ? nil : times
+            for key in keys {
+                guard let index = attempts[key]?.lastIndex(where: { $0.at == at && !$0.settled }) else { continue }
+                attempts[key]![index].settled = true
+            }
         }
     }
 
-    func clear(_ key: String) { lock.withLock { failures[key] = nil } }
+    /// Takes back the attempt reserved at `at` (it succeeded).
+    func forgive(_ key: String, at: ContinuousClock.Instant) {
+        lock.withLock {
+            guard var list = attempts[key], let index = list.lastIndex(where: { $0.at == at && !$0.settled }) else { return }
+            list.remove(at: index)
+            attempts[key] = list.isEmpty ? nil : list
+        }
+    }
+
+    func clear(_ key: String) { lock.withLock { attempts[key] = nil } }
 }

@@ -28,6 +28,7 @@ struct AccountRoutes {
             }
             let found = try await platform.accounts.credentials(username: name)
             guard try await platform.passwords.verify(credentials.password, hash: found?.passwordHash), let user = found?.user else {
+                platform.loginFailures.fail(["client " + context.client, "user " + name], at: attempt)
                 platform.metrics.loginFailed()
                 throw HTTPError(.unauthorized, message: "wrong user name or password")
             }

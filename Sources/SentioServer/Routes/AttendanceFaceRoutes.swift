@@ -96,6 +96,7 @@ struct AttendanceFaceRoutes {
             }
             let found = try await platform.accounts.credentials(username: me.user.username)
             guard try await platform.passwords.verify(body.password, hash: found?.passwordHash) else {
+                platform.loginFailures.fail(["user " + me.user.username], at: attempt)
                 try await register.audit(AuditEntry(actor: me.user.id, subject: body.user, action: "admin.handover", outcome: "refused", detail: "wrong password"))
                 throw HTTPError(.forbidden, message: "wrong password")
             }
