@@ -466,9 +466,9 @@ public struct AttendanceRegister: Sendable {
     public func addFace(person id: String, descriptor: [Float], yaw: Double, photo: Data?, photoType: String?, actor: String) async throws -> Int {
         guard descriptor.count == 128, descriptor.allSatisfy(\.isFinite) else { throw AttendanceError.invalid("descriptor", "128 finite numbers") }
         return try await store.transaction { db in
-            // The person's row is locked first (a no-op UPDATE), so two enrolments at once count
-            // in turn and cannot both take the twentieth place.
-            guard try await db.raw("UPDATE users SET role = role WHERE id = \(bind: id) RETURNING id").first() != nil,
+            // The person's row is locked first, so two enrolments at once count in turn and
+            // cannot both take the twentieth place.
+            guard try await Store.lockUser(db, id),
                   let person = try await Self.person(db, id) else { throw AttendanceError.notFound("person \(id)") }
             guard person.faces < 20 else { throw AttendanceError.conflict("at most 20 enrolment photos per person; delete some first") }
             try await db.insert(into: "att_faces").columns("id", "user_id", "descriptor", "yaw", "photo", "photo_type", "created_at")

@@ -125,11 +125,10 @@ public struct IVCollection: Sendable {
     }
 
 
-    /// Locks the owner's row in `users` until the transaction ends (a no-op UPDATE), so one
-    /// player's writes take turns on PostgreSQL (read committed) as they do on SQLite: two saves
-    /// at once of one new Pokémon join instead of making two, and a refresh reads every scan.
+    /// Locks the owner's row (``Store/lockUser(_:_:)``), so one player's writes take turns: two
+    /// saves at once of one new Pokémon join instead of making two, and a refresh reads every scan.
     static func lockOwner(_ db: any SQLDatabase, _ owner: String) async throws {
-        try await db.raw("UPDATE users SET role = role WHERE id = \(bind: owner)").run()
+        _ = try await Store.lockUser(db, owner)
     }
 
     /// `save`'s writes, inside the caller's transaction. `join: false` always starts a new

@@ -215,8 +215,9 @@ public struct PuzzlerProgress: Sendable {
     public func credit(player: String, round: String, caught: Int, now: Int64 = Clock.milliseconds()) async throws -> (credited: Int, points: Int) {
         guard caught >= 0 else { throw PuzzlerError.badInput("caught must be 0 or more") }
         return try await store.transaction { db in
-            // The player's row first, as in ``startRound`` (which deletes rounds after it): the
-            // same order of locks, so the two cannot deadlock.
+            // The player's row first: two claims at once take turns, so the second reads what
+            // the first credited and both together get no more than the round allows; and the
+            // same lock order as ``startRound`` (which deletes rounds after it), so no deadlock.
             try await Self.lockPlayer(db, player)
             guard let row = try await db.raw("SELECT started_at, credited FROM pz_rounds WHERE id = \(bind: round) AND player = \(bind: player)").first() else {
                 throw PuzzlerError.unknownRound
@@ -224,14 +225,9 @@ public struct PuzzlerProgress: Sendable {
             let started = try row.decode(column: "started_at", as: Int64.self), already = try row.decode(column: "credited", as: Int.self)
             let elapsed = min(Double(now - started) / 1000, Self.roundMinutes * 60)
             let allowed = max(0, Int(elapsed / Self.spawnSeconds) - already)
-            var credited = min(caught, allowed)
-            // Only if no other credit of this round landed since the read (compare and set): two
-            // claims at once on PostgreSQL could otherwise both spend the same allowance. The
-            // loser credits nothing and says so.
-            if credited > 0, try await db.raw("UPDATE pz_rounds SET credited = credited + \(bind: credited) WHERE id = \(bind: round) AND credited = \(bind: already) RETURNING credited").first() == nil {
-                credited = 0
-            }
+            let credited = min(caught, allowed)
             if credited > 0 {
+                try await db.raw("UPDATE pz_rounds SET credited = credited + \(bind: credited) WHERE id = \(bind: round)").run()
                 try await db.raw("UPDATE pz_players SET points = points + \(bind: credited), meteors = meteors + \(bind: credited) WHERE id = \(bind: player)").run()
             }
             let points = try await db.raw("SELECT points FROM pz_players WHERE id = \(bind: player)").first()?.decode(column: "points", as: Int.self) ?? 0

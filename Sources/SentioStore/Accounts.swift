@@ -227,6 +227,13 @@ public enum RandomID {
 }
 
 extension Store {
+    /// Locks the user's row in `users` until the transaction ends (a no-op UPDATE), so one
+    /// user's writes take turns on PostgreSQL (read committed) as they do on SQLite. False when
+    /// there is no such user.
+    public static func lockUser(_ db: any SQLDatabase, _ id: String) async throws -> Bool {
+        try await db.raw("UPDATE users SET role = role WHERE id = \(bind: id) RETURNING id").first() != nil
+    }
+
     /// Whether a database error is a unique-constraint violation, on either database (for the
     /// applications' repositories, which see the same errors).
     public static func isUniqueViolation(_ error: any Error) -> Bool { SentioStore.isUniqueViolation(error) }

@@ -90,9 +90,11 @@ struct KioskConnection {
                 if purpose == .checkIn {
                     people += try await platform.attendance.students(course: lecture.courseID).map(\.id).filter { $0 != claimed }
                 }
+                // Everyone's enrolment is read once: the course's people are among them.
+                let everyone = try await platform.attendance.allTemplates()
+                let byPerson = Dictionary(uniqueKeysWithValues: everyone.map { ($0.personID, $0) })
                 var generator = SystemRandomNumberGenerator()
-                let session = try CheckInSession(claimed: claimed, templates: try await platform.attendance.templates(people),
-                                                 cohort: try await platform.attendance.allTemplates(),
+                let session = try CheckInSession(claimed: claimed, templates: people.compactMap { byPerson[$0] }, cohort: everyone,
                                                  challenge: platform.fixedLivenessChallenge ?? LivenessChallenge.random(using: &generator))
                 await worker.start(session, purpose: purpose)
             } catch let failure as AttendanceError {
