@@ -67,11 +67,16 @@ public struct DetectionDecoder: Sendable {
 /// mean of every detection overlapping it above the threshold, with the top score.
 public enum NonMaxSuppression {
     public static func weighted(_ detections: [Detection], threshold: Double = 0.3, maxCount: Int = .max) -> [Detection] {
-        var remaining = detections.sorted { $0.score > $1.score }
+        // A score that is not a number cannot be ranked; it is dropped rather than left to
+        // break the ordering.
+        var remaining = detections.filter { !$0.score.isNaN }.sorted { $0.score > $1.score }
         var kept: [Detection] = []
         while let top = remaining.first, kept.count < maxCount {
-            var candidates: [Detection] = [], rest: [Detection] = []
-            for d in remaining { if top.iou(d) > threshold { candidates.append(d) } else { rest.append(d) } }
+            // The top detection always leaves `remaining`, whatever its IoU with itself: a box
+            // of no area (or NaN coordinates) has IoU 0 with itself, and once left behind it
+            // was picked again forever, appending without end (issue 34, finding 1).
+            var candidates: [Detection] = [top], rest: [Detection] = []
+            for d in remaining.dropFirst() { if top.iou(d) > threshold { candidates.append(d) } else { rest.append(d) } }
             var merged = top
             let total = candidates.reduce(0) { $0 + $1.score }
             if total > 0 {

@@ -21,6 +21,11 @@ final class SSDDetector {
         self.range = range
     }
 
+    /// Most detections kept from one image. No photo the applications see holds more faces or
+    /// palms; the cap bounds the work that follows (a mesh per face) when a minimum score of 0
+    /// makes every one of the 896 anchors a detection.
+    static let maxDetections = 64
+
     /// Bytes of this detector's own memory (its interpreter's arena and scratch).
     var workingBytes: Int { interpreter.workingBytes }
 
@@ -33,9 +38,9 @@ final class SSDDetector {
         let input = try ImageToTensor.tensor(from: image, rect: rect.pixels(width: image.width, height: image.height),
                                              width: size, height: size, range: range, border: .constant(.black))
         try interpreter.setInput(0, input)
-        interpreter.invoke()
+        try interpreter.run()
         let raw = decoder.decode(boxes: interpreter.output(0), scores: interpreter.output(1))
-        return NonMaxSuppression.weighted(raw, threshold: 0.3).map { d in
+        return NonMaxSuppression.weighted(raw, threshold: 0.3, maxCount: Self.maxDetections).map { d in
             let p0 = rect.project(x: d.xMin, y: d.yMin), p1 = rect.project(x: d.xMin + d.width, y: d.yMin + d.height)
             return Detection(xMin: p0.x, yMin: p0.y, width: p1.x - p0.x, height: p1.y - p0.y,
                              keypoints: d.keypoints.map { rect.project(x: $0.x, y: $0.y) }, score: d.score)
