@@ -113,7 +113,7 @@ let package = Package(
         .target(
             name: "SentioServer",
             dependencies: [
-                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "IVScanner", "IVCollection", "Attendance", "Play", "Puzzler", "SentioStore", "CQRencode",
+                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "SentioText", "IVScanner", "IVCollection", "Attendance", "Play", "Puzzler", "SentioStore", "CQRencode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

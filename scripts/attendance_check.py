@@ -98,12 +98,12 @@ async def kiosk(url, cookie, claimed, frames, fps=10.0, repeat_until=None, sourc
 
 def enrol_people(admin):
     """The professor (faces enrolled) and the five students (faces enrolled); their ids."""
-    prof = admin.call("POST", "/api/v1/users", {"username": "prof", "displayName": "Professor Five", "role": "professor", "password": PASSWORD})
+    prof = admin.call("POST", "/api/v1/users", {"username": "prof", "displayName": "Professor Five", "role": "professor", "password": PASSWORD, "mustChangePassword": False})
     for condition in PROFESSOR[1]:
         admin.call("POST", f"/api/v1/attendance/people/{prof['id']}/faces", yale(PROFESSOR[0], condition), "image/png")
     students = {}
     for subject in STUDENTS:
-        s = admin.call("POST", "/api/v1/users", {"username": f"yale{subject}", "displayName": f"Yale {subject}", "role": "student", "password": PASSWORD})
+        s = admin.call("POST", "/api/v1/users", {"username": f"yale{subject}", "displayName": f"Yale {subject}", "role": "student", "password": PASSWORD, "mustChangePassword": False})
         for condition in ENROL:
             admin.call("POST", f"/api/v1/attendance/people/{s['id']}/faces", yale(subject, condition), "image/png")
         students[subject] = s["id"]

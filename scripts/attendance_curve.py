@@ -58,7 +58,7 @@ def enrolment_protocol(admin):
                    for c in "AB"]
         enrolled, course_of, probes = {}, {}, []
         for n, (name, files) in enumerate(sorted(people.items())):
-            student = admin.call("POST", "/api/v1/users", {"username": f"f{fold}-{name[:30]}", "displayName": name, "role": "student",
+            student = admin.call("POST", "/api/v1/users", {"username": f"f{fold}-{name[:30]}", "displayName": name, "role": "student", "mustChangePassword": False,
                                                            "password": "student-password-1"})
             course_of[name] = courses[n % 2]["id"]
             admin.call("POST", f"/api/v1/attendance/courses/{course_of[name]}/students", {"user": student["id"]})
@@ -190,7 +190,7 @@ def main():
         started = time.time()
         for i, file in enumerate(firsts):
             person = admin.call("POST", "/api/v1/users", {"username": f"p{i:04d}", "displayName": file.split("/")[1],
-                                                          "role": "student", "password": "student-password-1"})
+                                                          "role": "student", "password": "student-password-1", "mustChangePassword": False})
             try:
                 admin.image("POST", f"/api/v1/attendance/people/{person['id']}/faces", os.path.join(FACES, file))
                 accounts[file] = person["id"]

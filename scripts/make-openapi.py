@@ -28,7 +28,8 @@ STILL_ERRORS = {
     "413": err("The body is over 16 MiB."),
     "415": err("The body is not sent as image/jpeg, image/png or image/webp."),
     "422": err("The body is not a readable image (or the pipeline could not use it)."),
-    "429": err("Too many requests from this client; see Retry-After."),
+    "429": err("Too many requests from this client, or its share of compute time is used; see Retry-After."),
+    "503": err("The work ran past its deadline, the server is full of work or of large images, or a model is missing; see Retry-After."),
 }
 SIGNED_IN_ERRORS = {"401": err("Not signed in."), "403": err("The role may not do this, or the CSRF token or Origin is wrong.")}
 
@@ -61,8 +62,9 @@ schemas = {
     "FaceComparison": obj({"distance": num, "same": {"type": "boolean"}}, ["distance", "same"], extra=False),
     "ScanReport": {"type": "object", "required": ["species", "cp", "hp", "levels", "ivs", "fields"]},
     "User": obj({"id": string, "username": string, "displayName": string,
-                 "role": {"type": "string", "enum": ["admin", "professor", "student", "player"]}, "createdAt": integer},
-                ["id", "username", "displayName", "role", "createdAt"]),
+                 "role": {"type": "string", "enum": ["admin", "professor", "student", "player"]}, "createdAt": integer,
+                 "mustChangePassword": {"type": "boolean"}},
+                ["id", "username", "displayName", "role", "createdAt", "mustChangePassword"]),
     "Session": obj({"user": {"$ref": "#/components/schemas/User"}, "csrfToken": string, "expiresAt": integer}, ["user", "csrfToken"]),
     "Room": obj({"code": {"type": "string", "pattern": "^[A-HJKMNP-Z2-9]{6}$"}, "purpose": {"type": "string", "enum": ["camera", "motion", "arcade"]},
                  "createdAt": integer, "expiresAt": integer}, ["code", "purpose", "createdAt", "expiresAt"]),
@@ -108,8 +110,9 @@ json_body = lambda schema: {"required": True, "content": {"application/json": {"
 paths = {
     "/healthz": {"get": {"summary": "Ready: answers once the server listens.", "tags": ["operations"],
                          "responses": ok_json(obj({"status": {"type": "string", "enum": ["ok"]}, "database": {"type": "string", "enum": ["sqlite", "postgres"]}}, ["status"]))}},
-    "/metrics": {"get": {"summary": "Prometheus metrics.", "tags": ["operations"],
-                         "responses": {"200": {"description": "Prometheus text format", "content": {"text/plain": {"schema": string}}}}}},
+    "/metrics": {"get": {"summary": "Prometheus metrics (to this machine's own address, or the administrator).", "tags": ["operations"],
+                         "responses": {"200": {"description": "Prometheus text format", "content": {"text/plain": {"schema": string}}},
+                                       "403": err("Neither this machine's address nor the administrator.")}}},
     "/api/v1/openapi.json": {"get": {"summary": "This document.", "tags": ["operations"],
                                      "responses": ok_json({"type": "object"})}},
     "/api/v1/faces": still("Faces, the 468-point mesh (478 with irises) and the face signals.", "sentio faces --json", ref("FacesObservation"), [
@@ -146,13 +149,26 @@ paths = {
         "delete": {"summary": "Sign out.", "tags": ["accounts"],
                    "responses": {"204": {"description": "Signed out."}, **SIGNED_IN_ERRORS}},
     },
+    "/api/v1/session/password": {
+        "put": {"summary": "Change your password.", "tags": ["accounts"],
+                "description": "Needs the current password; ends the user's other sessions. A user whose password someone else chose "
+                               "(mustChangePassword) may call nothing else first.",
+                "requestBody": json_body(obj({"currentPassword": string, "newPassword": {"type": "string", "minLength": 10}},
+                                             ["currentPassword", "newPassword"])),
+                "responses": {**ok_json(ref("Session")), "400": err("The new password is too short, too long or the same."),
+                              "413": err("Body over 64 KiB."), "415": err("Not JSON."),
+                              "429": err("Too many wrong current passwords; see Retry-After."), **SIGNED_IN_ERRORS}},
+    },
     "/api/v1/users": {
         "get": {"summary": "All users (admin).", "tags": ["accounts"],
                 "responses": {**ok_json({"type": "array", "items": ref("User")}), **SIGNED_IN_ERRORS}},
         "post": {"summary": "Create a user (admin).", "tags": ["accounts"],
                  "requestBody": json_body(obj({"username": string, "displayName": string,
                                                "role": {"type": "string", "enum": ["admin", "professor", "student", "player"]},
-                                               "password": {"type": "string", "minLength": 10}}, ["username", "role", "password"])),
+                                               "password": {"type": "string", "minLength": 10},
+                                               "mustChangePassword": {"type": "boolean", "description": "Default true: the user replaces "
+                                                                      "the password at the first sign-in."}},
+                                              ["username", "role", "password"])),
                  "responses": {**ok_json(ref("User"), "Created", "201"), "400": err("A field is missing or invalid."),
                                "409": err("The user name is taken."), "413": err("Body over 64 KiB."), "415": err("Not JSON."),
                                **SIGNED_IN_ERRORS}},
@@ -175,11 +191,12 @@ paths = {
                       "415": err("Not JSON."), "429": err("Too many rooms opened.")}}},
     "/api/v1/rooms/{code}": {
         "parameters": [path_param("code", "The room's code.")],
-        "get": {"summary": "A room, if open.", "tags": ["pairing"], "responses": {**ok_json(ref("Room")), "404": err("No open room.")}}},
+        "get": {"summary": "A room, if open.", "tags": ["pairing"], "responses": {**ok_json(ref("Room")), "404": err("No open room."), "429": err("Too many wrong codes from this client; see Retry-After.")}}},
     "/api/v1/rooms/{code}/qr.svg": {
         "parameters": [path_param("code", "The room's code.")],
         "get": {"summary": "The QR code of the address a phone opens to join.", "tags": ["pairing"],
-                "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {"schema": string}}}, "404": err("No open room.")}}},
+                "responses": {"200": {"description": "SVG", "content": {"image/svg+xml": {"schema": string}}}, "404": err("No open room."),
+                              "429": err("Too many wrong codes from this client; see Retry-After.")}}},
     # The IV application (docs/iv-app.md).
     "/api/v1/iv/evaluate": {"post": {
         "summary": "An IV entry (what the scan read, corrected) → every combination, and for the chosen one its power-up plan and league ranks.",
@@ -330,7 +347,7 @@ paths = {
         "tags": ["attendance"], "requestBody": IMAGE_BODY,
         "responses": {**ok_json(obj({"proof": string, "distance": num, "expiresInSeconds": integer}), "Checked", "201"),
                       "413": err("Over 16 MiB."), "415": err("Not an image type."), "422": err("Not a readable image, no usable face, or no enrolled face to compare with."),
-                      "429": err("Too many requests from this client; see Retry-After."), **SIGNED_IN_ERRORS}}},
+                      "429": err("Too many requests from this client; see Retry-After."), "503": err("The work ran past its deadline or the server is full; see Retry-After."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/people/{id}/faces": {
         "parameters": [path_param("id", "The person's id.")],
         "get": {"summary": "How many enrolment photos, and the ids of those kept (admin, the person).", "tags": ["attendance"],
@@ -339,7 +356,8 @@ paths = {
                  "tags": ["attendance"], "parameters": [q("keepPhoto", {"type": "boolean"}, "Keep the photo (the person agreed).")], "requestBody": IMAGE_BODY,
                  "responses": {**ok_json(obj({"faces": integer, "yaw": num, "keptPhoto": {"type": "boolean"}}), "Enrolled", "201"),
                                "400": err("A query parameter."), "404": err("No such person."), "409": err("20 photos already."), "413": err("Over 16 MiB."),
-                               "415": err("Not an image type."), "422": err("Not a readable image, or no usable face (the reason given)."), "429": err("Too many requests."), **SIGNED_IN_ERRORS}},
+                               "415": err("Not an image type."), "422": err("Not a readable image, or no usable face (the reason given)."), "429": err("Too many requests."),
+                               "503": err("The work ran past its deadline or the server is full; see Retry-After."), **SIGNED_IN_ERRORS}},
         "delete": {"summary": "Delete every descriptor and photo of the person (admin, the person).", "tags": ["attendance"],
                    "responses": {"204": {"description": "Deleted."}, **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/people/{id}/faces/{photo}": {
@@ -353,7 +371,8 @@ paths = {
                  "tags": ["attendance"], "parameters": [q("course", string, "Apply the kiosk's whole rule (everyone with an enrolled face is the cohort); the course must exist.")], "requestBody": IMAGE_BODY,
                  "responses": {**ok_json(obj({"match": obj({"personID": string, "distance": num, "accepted": {"type": "boolean"}, "runnerUp": num}), "threshold": num})),
                                "400": err("A query parameter."), "404": err("No enrolled face, or no such course."), "413": err("Over 16 MiB."), "415": err("Not an image type."),
-                               "422": err("Not a readable image, or the photo cannot serve (no face, two faces, turned, too small, eyes closed)."), **SIGNED_IN_ERRORS}}},
+                               "422": err("Not a readable image, or the photo cannot serve (no face, two faces, turned, too small, eyes closed)."),
+                               "429": err("Too many requests."), "503": err("The work ran past its deadline or the server is full; see Retry-After."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/admin-handover": {"post": {
         "summary": "Hand the administrator role to someone else: the administrator's password and a fresh face proof.", "tags": ["attendance"],
         "requestBody": json_body(obj({"user": string, "password": string, "proof": string,
@@ -402,7 +421,7 @@ paths = {
     "/api/v1/puzzler/pairings/{code}": {
         "parameters": [path_param("code", "The room's code.")],
         "get": {"summary": "The level a paired room's phone plays.", "tags": ["puzzler"],
-                "responses": {**ok_json(obj({"code": string, "level": {"type": "object"}})), "404": err("No open puzzle room with that code.")}}},
+                "responses": {**ok_json(obj({"code": string, "level": {"type": "object"}})), "404": err("No open puzzle room with that code."), "429": err("Too many wrong codes from this client; see Retry-After.")}}},
     "/api/v1/puzzler/difficulty": {"get": {"summary": "Per level: players, solves, median seconds to solve, hints bought (admin).", "tags": ["puzzler"],
                                            "responses": {**ok_json(obj({"levels": {"type": "array", "items": {"type": "object"}}})), **SIGNED_IN_ERRORS}}},
 }

@@ -205,7 +205,7 @@ public struct AttendanceRegister: Sendable {
 
     /// The open lecture whose room code is `code` (students' own phones find it by the code).
     public func openLecture(code: String) async throws -> Lecture? {
-        guard code.count == 6, code.allSatisfy(\.isNumber) else { return nil }
+        guard code.count == Self.checkInCodeDigits, code.allSatisfy(\.isASCII), code.allSatisfy(\.isNumber) else { return nil }
         return try await store.read { db in
             try await db.select().columns("*").from("att_lectures").where("checkin_code", .equal, SQLBind(code))
                 .where("state", .equal, SQLBind(LectureState.open.rawValue)).first().map(Self.lecture)
@@ -225,10 +225,14 @@ public struct AttendanceRegister: Sendable {
                 confirmedAt: try row.decode(column: "confirmed_at", as: Int64?.self), confirmedBy: try row.decode(column: "confirmed_by", as: String?.self))
     }
 
-    /// Opens a lecture for check-in, with a fresh six-digit code for students' own phones.
+    /// Digits of a check-in code: 10⁸ codes, so that guessing one within a lecture is hopeless
+    /// while wrong codes are counted (docs/attendance.md works out the odds).
+    public static let checkInCodeDigits = 8
+
+    /// Opens a lecture for check-in, with a fresh eight-digit code for students' own phones.
     public func open(lecture id: String, actor: String, at now: Int64 = Clock.milliseconds()) async throws -> Lecture {
         var generator = SystemRandomNumberGenerator()
-        let code = String(format: "%06d", Int.random(in: 0..<1_000_000, using: &generator))
+        let code = String(format: "%08d", Int.random(in: 0..<100_000_000, using: &generator))
         return try await store.transaction { db in
             // Only a scheduled lecture opens, in one conditional UPDATE: two opens at once on
             // PostgreSQL (read committed) cannot both give out a code, nor reopen a lecture
@@ -524,12 +528,14 @@ public struct AttendanceRegister: Sendable {
     /// Deletes every descriptor and photo of a person; returns how many rows went.
     @discardableResult
     public func deleteFaces(person id: String, actor: String) async throws -> Int {
-        try await store.transaction { db in
+        let n = try await store.transaction { db in
             let n = try await db.raw("SELECT COUNT(*) AS n FROM att_faces WHERE user_id = \(bind: id)").first()?.decode(column: "n", as: Int.self) ?? 0
             try await db.delete(from: "att_faces").where("user_id", .equal, SQLBind(id)).run()
             try await Self.audit(db, AuditEntry(actor: actor, subject: id, action: "face.delete", outcome: "ok", detail: "\(n) enrolment photos"))
             return n
         }
+        try await store.scrub()  // the deleted photos gone from the log file too
+        return n
     }
 
     // MARK: Face proofs

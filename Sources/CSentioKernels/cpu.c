@@ -1,3 +1,10 @@
+#if defined(__linux__)
+#define _GNU_SOURCE
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include "sentio_kernels.h"
 
 int sentio_have_avx2(void) {
@@ -10,5 +17,15 @@ int sentio_have_avx2(void) {
     return cached;
 #else
     return 0;
+#endif
+}
+
+int sentio_lower_thread_priority(int niceness) {
+#if defined(__linux__)
+    /* On Linux a nice value belongs to the thread (the kernel's task), named by its tid. */
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
+#else
+    (void)niceness;
+    return -1;
 #endif
 }

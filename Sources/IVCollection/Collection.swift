@@ -94,6 +94,9 @@ public struct IVCollection: Sendable {
 
     /// The largest screenshot kept (the server refuses larger uploads before this).
     public static let maxImageBytes = 16 << 20
+    /// The most bytes of screenshots one player keeps (a few thousand phone screenshots): a
+    /// player cannot fill the server's disk (issue 34, finding 12).
+    public static let maxImageBytesPerOwner = 512 << 20
 
     /// Saves a scan for `owner`. The same screenshot (by its SHA-256) scanned again updates its
     /// date only. Otherwise the entry is evaluated (an error when no combination fits) and joins
@@ -111,6 +114,15 @@ public struct IVCollection: Sendable {
         func attempt() async throws -> SaveOutcome {
             try await store.transaction { db in
                 try await Self.lockOwner(db, owner)
+                if let image {
+                    // Under the owner's lock: two saves at once cannot both pass the quota.
+                    let used = try await db.raw("SELECT COALESCE(SUM(LENGTH(image)), 0) AS n FROM iv_scans WHERE owner = \(bind: owner)")
+                        .first()?.decode(column: "n", as: Int.self) ?? 0
+                    guard used + image.count <= Self.maxImageBytesPerOwner else {
+                        throw CollectionError.invalid("image", "your screenshots take \(used >> 20) MiB of the \(Self.maxImageBytesPerOwner >> 20) MiB kept per player; "
+                                                      + "delete some Pokémon, or save this one without its screenshot")
+                    }
+                }
                 return try await Self.insert(db, owner: owner, entry: entry, species: species, combinations: combinations, hash: hash, image: image,
                                              imageType: imageType, fields: fields, now: now, firstScannedAt: now, join: true, calculator: calculator)
             }

@@ -14,6 +14,9 @@ public enum ImageFileFormat: String, Sendable, CaseIterable {
         return nil
     }
 
+    /// The format's media type (`image/png`, `image/jpeg`, `image/webp`).
+    public var mediaType: String { "image/\(rawValue)" }
+
     /// The format a file name's extension names (for writing), or nil.
     public init?(pathExtension path: String) {
         let lower = path.lowercased()

@@ -22,18 +22,28 @@ public struct ServerAddresses: Sendable {
     public var phone: [String]
 }
 
+/// How a listener's clients reach it.
+public enum Transport: Sendable, Equatable {
+    /// Plain HTTP; with a port, every client but the loopback is redirected to HTTPS there.
+    case plain(redirectTo: Int?)
+    /// HTTPS (answers carry HSTS).
+    case tls
+}
+
 /// Sentio's web server: the routes, streams and pages over one ``Platform``.
 public enum SentioServer {
     /// Opens the store, loads the models and serves until SIGINT or SIGTERM; then stops taking
     /// requests, lets those in flight finish (their writes included) and closes the store.
     public static func run(_ configuration: ServerConfiguration, models: ModelStore, logger: Logger,
                            onReady: @escaping @Sendable (ServerAddresses) async -> Void) async throws {
+        let files = raiseOpenFileLimit()
+        logger.info("open-file limit", metadata: ["files": "\(files)"])
         let store = try await Store.open(configuration.database, logger: logger)
         do { try await prepare(store) } catch {
             await store.close()
             throw error
         }
-        let perception = Perception(store: models, threads: configuration.threads)
+        let perception = Perception(store: models, threads: configuration.threads, longLaneThreads: configuration.limits.longLaneThreads)
         do {
             try perception.preload()
         } catch {
@@ -47,8 +57,10 @@ public enum SentioServer {
         let ready = ReadyLatch(count: configuration.tls == .off ? 1 : 2)
         let addresses = platform.addresses
 
+        // With TLS on, plain HTTP redirects every client but the loopback to HTTPS.
+        let plain: Transport = configuration.tls == .off ? .plain(redirectTo: nil) : .plain(redirectTo: configuration.tlsPort)
         applications.append(makeApplication(platform: platform, server: http1(platform), host: configuration.host,
-                                            port: configuration.port, logger: logger, housekeeping: true) { port in
+                                            port: configuration.port, logger: logger, housekeeping: true, transport: plain) { port in
             addresses.set(http: "http://\(display(configuration.host)):\(port)")
             if ready.arrive() { await onReady(addresses.value) }
         })
@@ -56,15 +68,21 @@ public enum SentioServer {
             let tls = try tlsConfiguration(configuration)
             let builder = try HTTPServerBuilder.tls(http1(platform), tlsConfiguration: tls)
             applications.append(makeApplication(platform: platform, server: builder, host: configuration.host,
-                                                port: configuration.tlsPort, logger: logger, housekeeping: false) { port in
+                                                port: configuration.tlsPort, logger: logger, housekeeping: false, transport: .tls) { port in
                 let phones = configuration.host == "0.0.0.0" ? SelfSignedCertificate.localAddresses().map { "https://\($0):\(port)" } : []
                 addresses.set(https: "https://\(display(configuration.host)):\(port)", phone: phones)
                 if ready.arrive() { await onReady(addresses.value) }
             })
         }
-        let group = ServiceGroup(configuration: .init(
+        var groupConfiguration = ServiceGroupConfiguration(
             services: applications.map { .init(service: $0) },
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        // Shutdown has a deadline too (issue 34, finding 1): requests in flight get this long to
+        // finish, then they are cancelled, which stops their compute work at its next operator
+        // (ComputeDeadline), and the process ends a few seconds later whatever is left.
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(configuration.limits.shutdownGraceSeconds)
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
         do {
             try await group.run()
         } catch {
@@ -85,18 +103,32 @@ public enum SentioServer {
     }
 
     /// The HTTP/1 server with WebSocket upgrades for the streams.
+    /// Every connection goes through the guards of ConnectionGuard.swift: caps per address and
+    /// in all, the deadline of the first head (before Hummingbird's own handlers exist), then
+    /// the deadlines of bodies and of keep-alive idle; WebSockets are pinged and closed when
+    /// the pong does not come back.
     public static func http1(_ platform: Platform) -> HTTPServerBuilder {
-        .http1WebSocketUpgrade(webSocketRouter: webSocketRouter(platform),
-                               configuration: .init(http1: .init(additionalChannelHandlers: [MalformedRequestHandler()], idleTimeout: .seconds(30)),
-                                                    ws: .init(maxFrameSize: platform.limits.maxFrameBytes)))
+        let webSockets = webSocketRouter(platform).buildResponder()
+        let deadlines = ConnectionDeadlines(platform.limits)
+        let metrics = platform.metrics, sockets = platform.sockets
+        let configuration = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: .init(additionalChannelHandlers: [MalformedRequestHandler(), RequestDeadlines(deadlines: deadlines, metrics: metrics),
+                                                     UpgradeRefusalWriter(sockets: sockets)],
+                         idleTimeout: .seconds(Int64(platform.limits.requestHeadSeconds.rounded(.up)) + 20)),
+            ws: .init(maxFrameSize: platform.limits.maxFrameBytes, autoPing: .enabled(timePeriod: .seconds(20))))
+        let connections = platform.connections
+        return HTTPServerBuilder { responder in
+            GuardedChannel(base: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSockets, configuration: configuration),
+                           connections: connections, deadlines: deadlines, metrics: metrics)
+        }
     }
 
     /// One listening application over `platform`; with `housekeeping` it also runs the platform's
     /// background chores (one application per platform should).
     public static func makeApplication(platform: Platform, server: HTTPServerBuilder, host: String, port: Int, logger: Logger,
-                                       housekeeping: Bool = true,
+                                       housekeeping: Bool = true, transport: Transport = .plain(redirectTo: nil),
                                        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(router: router(platform), server: server,
+        Application(router: router(platform, transport: transport), server: server,
                     configuration: .init(address: .hostname(host, port: port), serverName: "Sentio"),
                     services: housekeeping ? [Housekeeping(platform: platform)] : [],
                     onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
@@ -104,9 +136,11 @@ public enum SentioServer {
     }
 
     /// The HTTP routes, in the order a request meets them.
-    public static func router(_ platform: Platform) -> Router<AppContext> {
+    public static func router(_ platform: Platform, transport: Transport = .plain(redirectTo: nil)) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
-        router.add(middleware: ObservingMiddleware(metrics: platform.metrics))
+        router.add(middleware: ObservingMiddleware(metrics: platform.metrics, secure: transport == .tls))
+        if case .plain(let port?) = transport { router.add(middleware: PlainHTTPRedirect(httpsPort: port)) }
+        router.add(middleware: ControlCharacterGuard())
         router.add(middleware: SessionMiddleware(accounts: platform.accounts))
         router.add(middleware: FileMiddleware(platform.publicDirectory, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
                                               searchForIndexHtml: true))
@@ -125,7 +159,7 @@ public enum SentioServer {
     public static func webSocketRouter(_ platform: Platform) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: ObservingMiddleware(metrics: platform.metrics))
-        router.add(middleware: SessionMiddleware(accounts: platform.accounts))
+        router.add(middleware: SessionMiddleware(accounts: platform.accounts, checksEveryOrigin: true))
         StreamRoutes(platform: platform).register(webSocket: router)
         RoomRoutes(platform: platform).register(webSocket: router)
         AttendanceRoutes(platform: platform).register(webSocket: router)

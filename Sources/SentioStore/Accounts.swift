@@ -18,13 +18,17 @@ public struct User: Sendable, Codable, Equatable {
     public var displayName: String
     public var role: Role
     public var createdAt: Int64
+    /// The password was chosen by someone else (an import, the administrator): until the user
+    /// sets their own, the server lets them do nothing else.
+    public var mustChangePassword: Bool
 
-    public init(id: String, username: String, displayName: String, role: Role, createdAt: Int64) {
+    public init(id: String, username: String, displayName: String, role: Role, createdAt: Int64, mustChangePassword: Bool = false) {
         self.id = id
         self.username = username
         self.displayName = displayName
         self.role = role
         self.createdAt = createdAt
+        self.mustChangePassword = mustChangePassword
     }
 }
 
@@ -52,16 +56,18 @@ public struct Accounts: Sendable {
     public init(store: Store) { self.store = store }
 
     /// Adds a user; fails with ``StoreError/conflict(_:)`` when the name is taken (names compare
-    /// case-insensitively: they are stored lower-cased).
-    public func create(username: String, displayName: String, role: Role, passwordHash: String, actor: String?) async throws -> User {
+    /// case-insensitively: they are stored lower-cased). `mustChangePassword` when someone other
+    /// than the user chose the password.
+    public func create(username: String, displayName: String, role: Role, passwordHash: String, actor: String?,
+                       mustChangePassword: Bool = false) async throws -> User {
         let user = User(id: RandomID.make(), username: username.lowercased(), displayName: displayName, role: role,
-                        createdAt: Clock.milliseconds())
+                        createdAt: Clock.milliseconds(), mustChangePassword: mustChangePassword)
         do {
             try await store.transaction { db in
                 try await db.insert(into: "users")
-                    .columns("id", "username", "display_name", "role", "password_hash", "created_at")
+                    .columns("id", "username", "display_name", "role", "password_hash", "created_at", "must_change_password")
                     .values(SQLBind(user.id), SQLBind(user.username), SQLBind(user.displayName), SQLBind(user.role.rawValue),
-                            SQLBind(passwordHash), SQLBind(user.createdAt))
+                            SQLBind(passwordHash), SQLBind(user.createdAt), SQLBind(mustChangePassword ? 1 : 0))
                     .run()
                 try await Audit.append(db, actor: actor, action: "user.create", subject: user.id, detail: "\(user.username) as \(role.rawValue)")
             }
@@ -99,15 +105,26 @@ public struct Accounts: Sendable {
         }
     }
 
-    /// Removes a user with their sessions (by cascade); the audit trail keeps the event.
+    /// Removes a user with their sessions (by cascade); the audit trail keeps the event. The
+    /// last administrator cannot be removed (nobody could manage the server after): fails with
+    /// ``StoreError/notAllowed(_:)``.
     public func delete(id: String, actor: String?) async throws {
         try await store.transaction { db in
-            guard try await db.select().column("id").from("users").where("id", .equal, SQLBind(id)).first() != nil
+            guard let row = try await db.select().columns("id", "role").from("users").where("id", .equal, SQLBind(id)).first()
             else { throw StoreError.notFound("user \(id)") }
+            if try row.decode(column: "role", as: String.self) == Role.admin.rawValue {
+                // Every administrator's row locked first, so that two administrators deleting each
+                // other at once (PostgreSQL, read committed) cannot both see the other remain.
+                let admins = try await db.raw("UPDATE users SET role = role WHERE role = \(bind: Role.admin.rawValue) RETURNING id").all()
+                guard admins.count > 1 else {
+                    throw StoreError.notAllowed("the last administrator cannot be deleted; hand the role to someone first")
+                }
+            }
             try await db.delete(from: "sessions").where("user_id", .equal, SQLBind(id)).run()
             try await db.delete(from: "users").where("id", .equal, SQLBind(id)).run()
             try await Audit.append(db, actor: actor, action: "user.delete", subject: id, detail: nil)
         }
+        try await store.scrub()
     }
 
     /// Hands the administrator role from `from` to `to` in one transaction: `to` becomes an
@@ -128,6 +145,18 @@ public struct Accounts: Sendable {
             guard try await db.raw("UPDATE users SET role = \(bind: Role.admin.rawValue) WHERE id = \(bind: to) RETURNING id").first() != nil
             else { throw StoreError.notFound("user \(to)") }
             try await Audit.append(db, actor: from, action: "admin.handover", subject: to, detail: "previous administrator is now \(newRole.rawValue)")
+        }
+    }
+
+    /// Sets `id`'s password hash and clears the must-change flag; every other session of the
+    /// user ends (a password changed because it leaked must not leave the leak signed in).
+    public func setPassword(id: String, passwordHash: String, keepSession tokenHash: String?) async throws {
+        try await store.transaction { db in
+            guard try await db.raw("""
+                UPDATE users SET password_hash = \(bind: passwordHash), must_change_password = 0 WHERE id = \(bind: id) RETURNING id
+                """).first() != nil else { throw StoreError.notFound("user \(id)") }
+            try await db.raw("DELETE FROM sessions WHERE user_id = \(bind: id) AND token_hash <> \(bind: tokenHash ?? "")").run()
+            try await Audit.append(db, actor: id, action: "password.change", subject: id, detail: nil)
         }
     }
 
@@ -183,7 +212,8 @@ public struct Accounts: Sendable {
              username: try row.decode(column: "username", as: String.self),
              displayName: try row.decode(column: "display_name", as: String.self),
              role: Role(rawValue: try row.decode(column: "role", as: String.self)) ?? .player,
-             createdAt: try row.decode(column: "created_at", as: Int64.self))
+             createdAt: try row.decode(column: "created_at", as: Int64.self),
+             mustChangePassword: try row.decode(column: "must_change_password", as: Int.self) != 0)
     }
 }
 

@@ -84,6 +84,11 @@ public enum Schema {
                 """,
             ]
         },
+        // A password someone else chose (an import's, the administrator's) must be replaced at
+        // the first sign-in (issue 34, finding 11).
+        Migration(version: 4, name: "password changes") { _ in
+            ["ALTER TABLE users ADD COLUMN must_change_password INTEGER NOT NULL DEFAULT 0"]
+        },
     ]
 
     /// The newest schema version this program knows.

@@ -61,6 +61,9 @@ public final class Store: Sendable {
                 try await db.raw("PRAGMA synchronous=FULL").run()
                 try await db.raw("PRAGMA foreign_keys=ON").run()
                 try await db.raw("PRAGMA busy_timeout=5000").run()
+                // Deleted rows are overwritten, not only unlinked: a deleted face photo must not
+                // be readable from the file's free pages (see ``scrub()``).
+                try await db.raw("PRAGMA secure_delete=ON").run()
             }
         case .postgres(let address):
             let configuration = PostgresClient.Configuration(
@@ -86,6 +89,15 @@ public final class Store: Sendable {
     }
 
     /// Runs `body` with the database; for queries that read, or a single statement that writes.
+    /// After deleting personal data (a face, a photo, an account): on SQLite, the write-ahead
+    /// log is checkpointed into the database and truncated, so the deleted rows' old pages are
+    /// gone from the log file as well as from the database (issue 34, finding 12). PostgreSQL
+    /// keeps dead rows until VACUUM reclaims them (autovacuum; docs/deploy.md).
+    public func scrub() async throws {
+        guard kind == .sqlite else { return }
+        try await read { db in try await db.raw("PRAGMA wal_checkpoint(TRUNCATE)").run() }
+    }
+
     public func read<T: Sendable>(_ body: @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
         switch backend {
         case .sqlite(let connection, let lock):

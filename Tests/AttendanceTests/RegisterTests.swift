@@ -59,7 +59,7 @@ enum RegisterChecks {
             try await w.register.checkIn(lecture: lecture.id, student: w.students[0], method: .kioskVerified, distance: 0.3, liveness: "ok", frameHash: nil, actor: w.professor)
         }
         let opened = try await w.register.open(lecture: lecture.id, actor: w.professor)
-        #expect(opened.state == .open && opened.checkinCode?.count == 6)
+        #expect(opened.state == .open && opened.checkinCode?.count == 8)
         _ = try await w.register.checkIn(lecture: lecture.id, student: w.students[0], method: .kioskVerified, distance: 0.31, liveness: "blink→open-mouth: passed",
                                          frameHash: "ab", actor: w.professor, at: start + 60_000)
         _ = try await w.register.checkIn(lecture: lecture.id, student: w.students[1], method: .kioskIdentified, distance: 0.35, liveness: "ok",

@@ -58,7 +58,7 @@ def watch(page):
 def sign_in(page, server):
     page.goto(server["url"] + "/account/")
     page.get_by_label("User name").fill(server["username"])
-    page.get_by_label("Password").fill(server["password"])
+    page.get_by_label("Password", exact=True).fill(server["password"])
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_selector("#signed-in:not(.hidden)")
     assert page.locator("#who").inner_text() == server["username"]

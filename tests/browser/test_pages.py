@@ -162,3 +162,22 @@ def test_pair_motion(browser, server):
     shoot(handset, "pair-motion-phone")
     desktop.close()
     phone.close()
+
+
+def test_safe_next(browser, server):
+    """Issue 34, finding 8: the page returned to after signing in is judged after the browser's
+    own URL normalisation, so a tab, a newline or a backslash cannot turn a path into another site."""
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    page.goto(server + "/account/")
+    cases = {
+        "/\t/evil.example": None, "/\n/evil.example": None, "/\r/evil.example": None, "/\\evil.example": None,
+        "//evil.example": None, "/\\/evil.example": None, "https://evil.example/": None, "javascript:alert(1)": None,
+        "/%2F/evil.example": "/%2F/evil.example", "/attendance/": "/attendance/", "/iv/collection.html?x=1#top": "/iv/collection.html?x=1#top",
+    }
+    got = page.evaluate("cases => import('/js/account.js').then(m => Object.keys(cases).map(k => m.safeNext(k)))", cases)
+    assert dict(zip(cases, got)) == cases
+    # End to end: the attack's own link lands on this site's account page, not elsewhere.
+    page.goto(server + "/attendance/?next=%2F%09%2Fevil.example")
+    assert page.url.startswith(server)
+    context.close()

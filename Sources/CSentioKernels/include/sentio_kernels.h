@@ -15,6 +15,9 @@ extern "C" {
 /// 1 when the CPU has AVX2 and FMA (the fast paths use them; otherwise portable C runs).
 int sentio_have_avx2(void);
 
+/// Lowers the calling thread's scheduling priority to nice `niceness` (Linux; elsewhere -1).
+int sentio_lower_thread_priority(int niceness);
+
 /// Floats needed to pack an [n][k] weight matrix into panels of SENTIO_NR columns.
 size_t sentio_packed_size(int n, int k);
 

@@ -153,6 +153,26 @@ public final class Interpreter {
         invoke(on: pool)
     }
 
+    /// Runs every node once, stopping between operators when the task's ``ComputeDeadline``
+    /// passes or the task is cancelled; then it throws ``ComputeDeadlineExceeded`` and the
+    /// outputs are not to be read. Without a deadline it is ``invoke()``.
+    public func run() throws {
+        guard ComputeDeadline.current != nil || Task.isCancelled else { return invoke() }
+        try ComputeDeadline.check()
+        let pool = pool.limited(to: threads)
+        let finished = pool.withWorkers { () -> Bool in
+            for step in steps {
+                if ComputeDeadline.expired { return false }
+                step.run(pool)
+            }
+            return true
+        }
+        if !finished {
+            try ComputeDeadline.check()
+            throw ComputeDeadlineExceeded(budget: ComputeDeadline.current?.budget, cancelled: Task.isCancelled)
+        }
+    }
+
     /// Runs every node once on `pool` (at most ``threads`` of its threads: scratch is sized
     /// for them).
     public func invoke(on pool: ThreadPool) {

@@ -1,3 +1,4 @@
+import CSentioKernels
 import Foundation
 
 /// A thread of its own that runs Swift concurrency jobs one after another: the executor of
@@ -14,9 +15,14 @@ public final class ComputeThread: SerialExecutor, @unchecked Sendable {
     private var stopped = false
     public let name: String
 
-    public init(name: String = "sentio-compute") {
+    /// A thread named `name`; a `niceness` above 0 lowers its scheduling priority (Linux: the
+    /// thread's own nice value), so that its work takes only what the others leave.
+    public init(name: String = "sentio-compute", niceness: Int32 = 0) {
         self.name = name
-        let thread = Thread { [unowned self] in self.loop() }
+        let thread = Thread { [unowned self] in
+            if niceness != 0 { Self.lowerPriority(by: niceness) }
+            self.loop()
+        }
         thread.name = name
         thread.stackSize = 8 << 20
         thread.start()
@@ -47,6 +53,10 @@ public final class ComputeThread: SerialExecutor, @unchecked Sendable {
         stopped = true
         condition.signal()
         condition.unlock()
+    }
+
+    private static func lowerPriority(by niceness: Int32) {
+        _ = sentio_lower_thread_priority(niceness)
     }
 
     private func loop() {
@@ -88,11 +98,14 @@ public final class ComputeThreads: Sendable {
 
     public func stop() { threads.forEach { $0.stop() } }
 
-    final class Counter: @unchecked Sendable {
+    /// A counter shared between threads (to hand out threads in turn).
+    public final class Counter: @unchecked Sendable {
         // Unchecked: guarded by its lock.
         private let lock = NSLock()
         private var value = 0
-        func increment() -> Int {
+        public init() {}
+        /// The value before adding one.
+        public func increment() -> Int {
             lock.lock()
             defer { lock.unlock() }
             value += 1

@@ -34,7 +34,7 @@ public final class DrawingJudge {
     public func judge(strokes: [[[Double]]]) throws -> Verdict {
         let fitted = try DrawingSet.fit(strokes)
         try interpreter.setInput(0, try DrawingSet.render(fitted))
-        interpreter.invoke()
+        try interpreter.run()
         let p = interpreter.output(0)
         return Verdict(classes: p.indices.sorted { p[$0] > p[$1] }.map { Verdict.Class(label: classes[$0], score: Double(p[$0])) })
     }

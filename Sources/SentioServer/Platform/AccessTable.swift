@@ -41,6 +41,7 @@ public enum AccessTable {
         RouteRule(method: .post, path: "/api/v1/session", access: .anyone),
         RouteRule(method: .get, path: "/api/v1/session", access: .signedIn),
         RouteRule(method: .delete, path: "/api/v1/session", access: .signedIn),
+        RouteRule(method: .put, path: "/api/v1/session/password", access: .signedIn),
         RouteRule(method: .get, path: "/api/v1/users", access: .roles([.admin])),
         RouteRule(method: .post, path: "/api/v1/users", access: .roles([.admin])),
         RouteRule(method: .get, path: "/api/v1/users/{id}", access: .selfOr([.admin])),

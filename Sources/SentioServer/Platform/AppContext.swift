@@ -17,6 +17,8 @@ public struct AppContext: RequestContext, WebSocketRequestContext {
     public let webSocket: WebSocketHandlerReference<AppContext>
     /// The client's IP address ("unknown" when the socket does not say).
     public let client: String
+    /// The connection (WebSocket routes keep what they resolved, and their refusals, by it).
+    let channel: any Channel
     /// Set by ``SessionMiddleware`` from the session cookie.
     public var identity: Identity?
     /// The matched route's rule, set by ``AccessMiddleware``.
@@ -26,6 +28,7 @@ public struct AppContext: RequestContext, WebSocketRequestContext {
         coreContext = .init(source: source)
         webSocket = .init()
         client = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        channel = source.channel
     }
 
     /// Bodies up to the stills' limit are collected; the routes check their own.

@@ -48,5 +48,20 @@ public final class ServerMetrics: Sendable {
         registry.makeGauge(name: "sentio_sessions_open").set(Double(count))
     }
 
+    /// A still's work ended: its lane, and its estimated and real cost (ms of one core).
+    func stillFinished(lane: String, estimated: Double, took: Double) {
+        registry.makeCounter(name: "sentio_still_compute_estimated_ms_total", labels: [("lane", lane)]).increment(by: Int64(estimated))
+        registry.makeCounter(name: "sentio_still_compute_ms_total", labels: [("lane", lane)]).increment(by: Int64(took))
+    }
+
+    /// A connection closed at once: its address, or the server, had as many as allowed.
+    func connectionRefused() { registry.makeCounter(name: "sentio_connections_refused_total").increment() }
+
+    /// A connection closed because the client was too slow: `phase` is head, body, body pause
+    /// or idle.
+    func connectionTimedOut(phase: String) {
+        registry.makeCounter(name: "sentio_connections_timed_out_total", labels: [("phase", phase)]).increment()
+    }
+
     func loginFailed() { registry.makeCounter(name: "sentio_logins_failed_total").increment() }
 }

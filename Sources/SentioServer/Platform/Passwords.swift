@@ -25,10 +25,15 @@ struct Passwords: Sendable {
         return matches && hash != nil
     }
 
-    /// What a password must be: 10 to 200 characters.
+    /// What a password must be: at least 10 characters, at most 72 bytes in UTF-8 — bcrypt reads
+    /// only the first 72 bytes, and a longer password would be cut short without a word (issue
+    /// 34, finding 12); no control characters.
     static func problem(with password: String) -> String? {
         if password.count < 10 { return "a password needs at least 10 characters" }
-        if password.utf8.count > 200 { return "a password has at most 200 characters" }
+        if password.utf8.count > 72 { return "a password has at most 72 bytes (72 letters without accents; fewer with them)" }
+        if password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "a password has no control characters"
+        }
         return nil
     }
 }

@@ -27,8 +27,18 @@ public final class Platform: Sendable {
     let hub: RoomHub
     let passwords: Passwords
     let stillsLimiter: TokenBuckets
+    /// Stills admitted by their cost: compute credit per address, lanes, pixels in flight.
+    let admission: ComputeAdmission
+    /// Connections per address and in all, capped.
+    let connections: ConnectionTable
+    /// Failed password checks of a signed-in user (the administrator's hand-over).
     let loginFailures: FailureWindow
-    let streamSlots: StreamSlots
+    /// Failed sign-ins per (address, account) and per address.
+    let signIns: SignInThrottle
+    /// Wrong check-in and room codes per address and per user (``lookUpCode(_:_:)``).
+    let codeGuesses: FailureWindow
+    /// The WebSocket pools (streams, room watchers) and what each upgrade resolved.
+    let sockets: Sockets
     /// The folder of pages and the OpenAPI document.
     let publicDirectory: String
     /// Whether cookies are marked Secure (the server speaks HTTPS).
@@ -50,8 +60,14 @@ public final class Platform: Sendable {
         hub = RoomHub(broadcaster: Broadcaster(store: store), logger: logger)
         passwords = Passwords(cost: limits.bcryptCost)
         stillsLimiter = TokenBuckets(burst: limits.stillsBurst, perSecond: limits.stillsPerSecond)
+        admission = ComputeAdmission(limits: limits)
+        // Keep a margin of files for the database, models, pages and the streams' own use.
+        connections = ConnectionTable(perClient: limits.maxConnectionsPerClient,
+                                      limit: max(64, min(limits.maxConnections, openFileLimit() - 256)))
         loginFailures = FailureWindow(limit: limits.loginFailures, seconds: limits.loginWindowSeconds)
-        streamSlots = StreamSlots(limits: limits)
+        codeGuesses = FailureWindow(limit: limits.codeGuessFailures, seconds: limits.codeGuessWindowSeconds)
+        signIns = SignInThrottle(perPair: limits.loginFailures, perAddress: limits.loginFailuresPerAddress, seconds: limits.loginWindowSeconds)
+        sockets = Sockets(limits: limits)
         iv = IVCollection(store: store, calculator: try IVCalculator())
         attendance = AttendanceRegister(store: store)
         puzzler = PuzzlerProgress(store: store)
@@ -59,6 +75,6 @@ public final class Platform: Sendable {
 
     /// Makes a user (what `sentio admin create` does); the error says what to change.
     public func createUser(username: String, displayName: String?, role: Role, password: String) async throws -> User {
-        try await AccountRoutes(platform: self).createUser(.init(username: username, displayName: displayName, role: role, password: password), actor: nil)
+        try await AccountRoutes(platform: self).createUser(.init(username: username, displayName: displayName, role: role, password: password, mustChangePassword: false), actor: nil)
     }
 }

@@ -86,3 +86,45 @@ final class FailureWindow: @unchecked Sendable {
 
     func clear(_ key: String) { lock.withLock { attempts[key] = nil } }
 }
+
+/// Failed sign-ins, counted per (address, account) and per address — never per account alone,
+/// so that nobody can lock a person out by guessing wrong in their name from elsewhere (issue
+/// 34, finding 9). One address guessing one account gets `perPair` tries a window; one address
+/// guessing many accounts gets `perAddress`.
+struct SignInThrottle: Sendable {
+    let pairs: FailureWindow
+    let addresses: FailureWindow
+
+    init(perPair: Int, perAddress: Int, seconds: Double) {
+        pairs = FailureWindow(limit: perPair, seconds: seconds)
+        addresses = FailureWindow(limit: perAddress, seconds: seconds)
+    }
+
+    private static func keys(_ client: String, _ name: String) -> (pair: String, address: String) {
+        ("pair \(client) \(name)", "client \(client)")
+    }
+
+    /// Counts an attempt before the password check (see ``FailureWindow/reserve(_:now:)``):
+    /// nil when it may go ahead, else the seconds to wait.
+    func reserve(client: String, name: String, now: ContinuousClock.Instant) -> Double? {
+        let keys = Self.keys(client, name)
+        if let wait = pairs.reserve([keys.pair], now: now) { return wait }
+        if let wait = addresses.reserve([keys.address], now: now) {
+            pairs.forgive(keys.pair, at: now)
+            return wait
+        }
+        return nil
+    }
+
+    func failed(client: String, name: String, at: ContinuousClock.Instant) {
+        let keys = Self.keys(client, name)
+        pairs.fail([keys.pair], at: at)
+        addresses.fail([keys.address], at: at)
+    }
+
+    func succeeded(client: String, name: String, at: ContinuousClock.Instant) {
+        let keys = Self.keys(client, name)
+        pairs.clear(keys.pair)
+        addresses.forgive(keys.address, at: at)
+    }
+}

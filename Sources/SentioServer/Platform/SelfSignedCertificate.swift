@@ -64,7 +64,17 @@ enum SelfSignedCertificate {
         do {
             let chain = try NIOSSLCertificate.fromPEMFile(certificate).map { NIOSSLCertificateSource.certificate($0) }
             let privateKey = try NIOSSLPrivateKey(file: key, format: .pem)
-            return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+            var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(privateKey))
+            // TLS 1.2 and 1.3 only, and in 1.2 only forward-secret AEAD suites: no TLS 1.0/1.1,
+            // no CBC with SHA-1, no RSA key exchange (issue 34, finding 12). Every browser of the
+            // last eight years speaks these.
+            configuration.minimumTLSVersion = .tlsv12
+            configuration.cipherSuiteValues = [
+                .TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, .TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+                .TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384, .TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+                .TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256, .TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+            ]
+            return configuration
         } catch {
             throw ServerError.tls("cannot read \(certificate) and \(key): \(error)")
         }

@@ -12,7 +12,13 @@ struct AccountRoutes {
 
     struct Credentials: Decodable { var username: String; var password: String }
     struct SessionInfo: Encodable { var user: User; var csrfToken: String; var expiresAt: Int64? }
-    struct NewUser: Decodable { var username: String; var displayName: String?; var role: Role; var password: String }
+    struct NewUser: Decodable {
+        var username: String; var displayName: String?; var role: Role; var password: String
+        /// Whether the new user must replace this password at the first sign-in (default: yes,
+        /// since the administrator chose it; tools that sign in as the accounts they make say no).
+        var mustChangePassword: Bool?
+    }
+    struct PasswordChange: Decodable { var currentPassword: String; var newPassword: String }
 
     func register(on router: Router<AppContext>) {
         router.route(.post, "/api/v1/session") { request, context in
@@ -22,18 +28,17 @@ struct AccountRoutes {
             // the limiter's lock), so guesses sent at once cannot all pass the limit; a right
             // password takes it back.
             let attempt = ContinuousClock.now
-            if let wait = platform.loginFailures.reserve(["client " + context.client, "user " + name], now: attempt) {
+            if let wait = platform.signIns.reserve(client: context.client, name: name, now: attempt) {
                 throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))],
                                 message: "too many failed sign-ins; try again in \(Int(wait.rounded(.up))) s")
             }
             let found = try await platform.accounts.credentials(username: name)
             guard try await platform.passwords.verify(credentials.password, hash: found?.passwordHash), let user = found?.user else {
-                platform.loginFailures.fail(["client " + context.client, "user " + name], at: attempt)
+                platform.signIns.failed(client: context.client, name: name, at: attempt)
                 platform.metrics.loginFailed()
                 throw HTTPError(.unauthorized, message: "wrong user name or password")
             }
-            platform.loginFailures.forgive("client " + context.client, at: attempt)
-            platform.loginFailures.clear("user " + name)
+            platform.signIns.succeeded(client: context.client, name: name, at: attempt)
             let token = SessionToken.make(), csrf = SessionToken.make()
             let now = Clock.milliseconds()
             let record = SessionRecord(tokenHash: SessionToken.hash(token), userID: user.id, csrfToken: csrf, createdAt: now,
@@ -48,6 +53,13 @@ struct AccountRoutes {
             let identity = try signedIn(context)
             return try Response.json(SessionInfo(user: identity.user, csrfToken: identity.csrfToken, expiresAt: nil))
         }
+        router.route(.put, "/api/v1/session/password") { request, context in
+            let identity = try signedIn(context)
+            let change = try await decode(PasswordChange.self, request, context)
+            try await changePassword(identity, change)
+            guard let user = try await platform.accounts.user(id: identity.user.id) else { throw HTTPError(.unauthorized, message: "sign in first") }
+            return try Response.json(SessionInfo(user: user, csrfToken: identity.csrfToken, expiresAt: nil))
+        }
         router.route(.delete, "/api/v1/session") { _, context in
             let identity = try signedIn(context)
             try await platform.accounts.deleteSession(tokenHash: identity.tokenHash)
@@ -61,7 +73,8 @@ struct AccountRoutes {
         }
         router.route(.post, "/api/v1/users") { request, context in
             let new = try await decode(NewUser.self, request, context)
-            let user = try await createUser(new, actor: context.identity?.user.id)
+            // The administrator chose this password: its owner replaces it at the first sign-in.
+            let user = try await createUser(new, actor: context.identity?.user.id, mustChangePassword: new.mustChangePassword ?? true)
             return try Response.json(user, status: .created)
         }
         router.route(.get, "/api/v1/users/{id}") { _, context in
@@ -84,18 +97,41 @@ struct AccountRoutes {
         }
     }
 
-    /// Validates and stores a new user (also `sentio admin create`).
-    func createUser(_ new: NewUser, actor: String?) async throws -> User {
+    /// Checks the current password (wrong ones counted as failed sign-ins of this user), then
+    /// sets the new one; the user's other sessions end.
+    func changePassword(_ identity: Identity, _ change: PasswordChange) async throws {
+        let key = "user " + identity.user.username, attempt = ContinuousClock.now
+        if let wait = platform.loginFailures.reserve([key], now: attempt) {
+            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many wrong passwords; try again later")
+        }
+        let found = try await platform.accounts.credentials(username: identity.user.username)
+        guard try await platform.passwords.verify(change.currentPassword, hash: found?.passwordHash) else {
+            platform.loginFailures.fail([key], at: attempt)
+            throw HTTPError(.forbidden, message: "the current password is wrong")
+        }
+        platform.loginFailures.forgive(key, at: attempt)
+        if let problem = Passwords.problem(with: change.newPassword) { throw HTTPError(.badRequest, message: problem) }
+        guard change.newPassword != change.currentPassword else { throw HTTPError(.badRequest, message: "the new password is the one you have") }
+        try await platform.accounts.setPassword(id: identity.user.id, passwordHash: try await platform.passwords.hash(change.newPassword),
+                                                keepSession: identity.tokenHash)
+    }
+
+    /// Validates and stores a new user (also `sentio admin create`); `mustChangePassword` when
+    /// someone other than the user chose the password.
+    func createUser(_ new: NewUser, actor: String?, mustChangePassword: Bool = false) async throws -> User {
         let name = new.username.trimmingCharacters(in: .whitespaces)
-        guard (3...40).contains(name.count), name.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) else {
-            throw HTTPError(.badRequest, message: "a user name has 3 to 40 letters, digits, dots, dashes or underscores")
+        // ASCII only: a Cyrillic "а" beside a Latin "a" makes a name that reads as another's
+        // (issue 34, finding 12). Display names may use any script.
+        guard (3...40).contains(name.count), name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+            throw HTTPError(.badRequest, message: "a user name has 3 to 40 letters a–z, digits, dots, dashes or underscores")
         }
         if let problem = Passwords.problem(with: new.password) { throw HTTPError(.badRequest, message: problem) }
         let display = (new.displayName ?? name).trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...100).contains(display.count) else { throw HTTPError(.badRequest, message: "a display name has 1 to 100 characters") }
         do {
             return try await platform.accounts.create(username: name, displayName: display, role: new.role,
-                                                      passwordHash: try await platform.passwords.hash(new.password), actor: actor)
+                                                      passwordHash: try await platform.passwords.hash(new.password), actor: actor,
+                                                      mustChangePassword: mustChangePassword)
         } catch let error as StoreError {
             if case .conflict = error { throw HTTPError(.conflict, message: error.description) }
             throw error

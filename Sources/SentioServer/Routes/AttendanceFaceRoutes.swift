@@ -27,8 +27,7 @@ struct AttendanceFaceRoutes {
     func register(on router: Router<AppContext>) {
         router.route(.post, "/api/v1/attendance/face-proof") { request, context in
             guard let me = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
-            try StillRoutes(platform: platform).admit(context)
-            let (check, _) = try await face(request, jitter: 0)
+            let (check, _) = try await face(request, context, jitter: 0)
             let templates = try await register.templates([me.user.id])
             guard let template = templates.first else { throw HTTPError(.unprocessableContent, message: "you have no enrolled face; ask the administrator to enrol one") }
             let match = try AttendanceError.answerNow { try FaceMatcher.verify(try usable(check), against: template) }
@@ -48,12 +47,10 @@ struct AttendanceFaceRoutes {
             guard let me = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
             let id = try context.parameters.require("id")
             let keep = try Query(request, allowed: ["keepPhoto"]).bool("keepPhoto") ?? false
-            try StillRoutes(platform: platform).admit(context)
-            let (check, bytes) = try await face(request, jitter: Self.enrolmentJitter)
+            let (check, photo) = try await face(request, context, jitter: Self.enrolmentJitter, keepPhoto: keep)
             let descriptor = try AttendanceError.answerNow { try usable(check) }
-            let type = IVRoutes.imageType(bytes)
             let count = try await AttendanceError.answer {
-                try await register.addFace(person: id, descriptor: descriptor, yaw: check.readings[0].yaw, photo: keep ? bytes : nil, photoType: type, actor: me.user.id)
+                try await register.addFace(person: id, descriptor: descriptor, yaw: check.readings[0].yaw, photo: photo, photoType: "image/jpeg", actor: me.user.id)
             }
             return try Response.json(Enrolled(faces: count, yaw: check.readings[0].yaw, keptPhoto: keep), status: .created)
         }
@@ -77,7 +74,7 @@ struct AttendanceFaceRoutes {
                 guard try await register.course(course) != nil else { throw HTTPError(.notFound, message: "no course \(course)") }
                 cohort = try await register.allTemplates()
             }
-            let (check, _) = try await face(request, jitter: 0)
+            let (check, _) = try await face(request, context, jitter: 0)
             guard let template = try await register.templates([id]).first else { throw HTTPError(.notFound, message: "no enrolled face for \(id)") }
             let match = try AttendanceError.answerNow { try FaceMatcher.verify(try usable(check), against: template, cohort: cohort) }
             return try Response.json(Verified(match: match, threshold: MatchPolicy.standard.threshold))
@@ -119,13 +116,18 @@ struct AttendanceFaceRoutes {
     }
 
     /// The request's image (JPEG, PNG or WebP by content), its faces and, when exactly one is
-    /// in view, its descriptor; computed on a compute thread.
-    func face(_ request: Request, jitter: Int) async throws -> (FaceCheck, Data) {
-        let stills = StillRoutes(platform: platform)
-        let bytes = try await stills.body(request)
-        let image = try stills.decode(bytes, name: "the photo")
-        let check = try await stills.respond { try await platform.perception.nextWorker().faceCheck(image, jitter: jitter) }
-        return (check, Data(buffer: bytes))
+    /// in view, its descriptor; computed on a compute thread (admitted by its cost). With
+    /// `keepPhoto`, also the photo to keep: decoded and encoded again as JPEG, upright, so that
+    /// none of the upload's metadata (GPS position, camera, time) is kept with it.
+    func face(_ request: Request, _ context: AppContext, jitter: Int, keepPhoto: Bool = false) async throws -> (FaceCheck, Data?) {
+        let compute = StillCompute(platform: platform)
+        try compute.admitRequest(context)
+        let photo = try compute.upload(try await compute.body(request), name: "the photo")
+        let cost = StillCost.faces(model: .shortRange, iris: false) + StillCost.embed(detector: .blazeFace, upsample: 0, jitter: jitter, pixels: 0)
+        return try await compute.run(context, [photo], milliseconds: cost) { worker, images in
+            let check = try worker.faceCheck(images[0], jitter: jitter)
+            return (check, keepPhoto ? Data(try ImageIO.encode(images[0], as: .jpeg, quality: 90)) : nil)
+        }
     }
 
     /// The descriptor of a photo fit for a face check, or the problem in the kiosk's words.

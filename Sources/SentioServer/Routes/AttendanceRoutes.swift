@@ -31,10 +31,14 @@ struct AttendanceRoutes {
             let me = try identity(context)
             return try Response.json(Roles(policy: .standard, faceVerified: try await register.isFaceVerified(user: me.user.id, session: me.tokenHash)))
         }
-        router.route(.get, "/api/v1/attendance/people") { request, _ in
-            let query = try Query(request, allowed: ["role"])
-            let role = query.string("role")
-            if let role, Role(rawValue: role) == nil { throw HTTPError(.badRequest, message: "role is one of \(Role.allCases.map(\.rawValue).joined(separator: ", "))") }
+        router.route(.get, "/api/v1/attendance/people") { request, context in
+            let role = try Query(request, allowed: ["role"]).string("role")
+            if let role, Role(rawValue: role) == nil {
+                throw HTTPError(.badRequest, message: "role is one of \(Role.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            // The register of people is attendance data: a professor sees it only after the
+            // session's face check, as every other attendance route (issue 34, finding 12).
+            try await faceGate(try identity(context))
             return try Response.json(try await register.people(role: role))
         }
         router.route(.get, "/api/v1/attendance/courses") { request, context in
@@ -148,25 +152,22 @@ struct AttendanceRoutes {
 
     /// The kiosk of a lecture (its professor or the administrator) and a student's own phone.
     func register(webSocket router: Router<AppContext>) {
-        let kiosk = AccessTable.rule(.get, "/api/v1/attendance/lectures/{lecture}/kiosk")
-        router.ws("/api/v1/attendance/lectures/{lecture}/kiosk") { _, context in
-            try AccessGuard.check(kiosk, context)
-            _ = try await lecture(context, for: .teach)
-            return try upgradeSlot(context)
-        } onUpgrade: { inbound, outbound, context in
-            let request = context.requestContext
-            guard let me = request.identity, let lecture = try? await self.lecture(request, for: .teach) else { return }
-            try await runKiosk(.kiosk(lecture: lecture, operator: me.user.id), me, request, inbound, outbound)
+        router.socket("/api/v1/attendance/lectures/{lecture}/kiosk", name: "kiosk", pool: .streams, platform: platform) { _, context in
+            let lecture = try await lecture(context, for: .teach)
+            return (lecture, try identity(context))
+        } run: { resolved, inbound, outbound, _ in
+            let (lecture, me) = resolved
+            try await KioskConnection(mode: .kiosk(lecture: lecture, operator: me.user.id), platform: platform, session: me.tokenHash, user: me.user.id)
+                .run(inbound: inbound, outbound: outbound)
         }
-        let own = AccessTable.rule(.get, "/api/v1/attendance/checkin")
-        router.ws("/api/v1/attendance/checkin") { request, context in
-            try AccessGuard.check(own, context)
-            _ = try await ownLecture(request, context)
-            return try upgradeSlot(context)
-        } onUpgrade: { inbound, outbound, context in
-            let request = context.requestContext
-            guard let me = request.identity, let (lecture, code) = try? await ownLecture(context.request, request) else { return }
-            try await runKiosk(.ownDevice(lecture: lecture, student: me.user.id, code: code), me, request, inbound, outbound)
+        router.socket("/api/v1/attendance/checkin", name: "checkin", pool: .streams, platform: platform) { request, context in
+            let (lecture, code) = try await ownLecture(request, context)
+            return (lecture, code, try identity(context))
+        } run: { resolved, inbound, outbound, _ in
+            let (lecture, code, me) = resolved
+            try await KioskConnection(mode: .ownDevice(lecture: lecture, student: me.user.id, code: code), platform: platform, session: me.tokenHash,
+                                      user: me.user.id)
+                .run(inbound: inbound, outbound: outbound)
         }
     }
 
@@ -174,30 +175,16 @@ struct AttendanceRoutes {
     func ownLecture(_ request: Request, _ context: AppContext) async throws -> (Lecture, String) {
         let me = try identity(context)
         let code = try Query(request, allowed: ["code"]).string("code") ?? ""
-        guard let lecture = try await register.openLecture(code: code), try await register.isEnrolled(me.user.id, course: lecture.courseID) else {
+        let found = try await platform.lookUpCode(context) { () async throws -> Lecture? in
+            guard let lecture = try await register.openLecture(code: code), try await register.isEnrolled(me.user.id, course: lecture.courseID) else {
+                return nil
+            }
+            return lecture
+        }
+        guard let lecture = found else {
             throw HTTPError(.notFound, message: "no open lecture of your courses has the code \(code)")
         }
         return (lecture, code)
-    }
-
-    func upgradeSlot(_ context: AppContext) throws -> RouterShouldUpgrade {
-        try platform.streamSlots.admit(client: context.client, metrics: platform.metrics)
-    }
-
-    func runKiosk(_ mode: KioskConnection.Mode, _ me: Identity, _ context: AppContext,
-                  _ inbound: WebSocketInboundStream, _ outbound: WebSocketOutboundWriter) async throws {
-        guard try await platform.streamSlots.open(client: context.client, outbound: outbound) else { return }
-        defer { platform.streamSlots.close(client: context.client) }
-        platform.metrics.streamOpened("kiosk")
-        defer { platform.metrics.streamClosed("kiosk") }
-        do {
-            try await KioskConnection(mode: mode, platform: platform, session: me.tokenHash, user: me.user.id).run(inbound: inbound, outbound: outbound)
-        } catch is CancellationError {
-            return
-        } catch {
-            context.logger.debug("kiosk ended", metadata: ["error": "\(error)"])
-            try? await outbound.writeTextMessage(try JSON.string(StreamError("closed", "\(error)")))
-        }
     }
 
     /// Imports `username,display name` rows (a header row is skipped when its first field is
@@ -222,7 +209,8 @@ struct AttendanceRoutes {
             var id = people.first { $0.username == username }?.id
             if id == nil {
                 let password = "S-" + RandomID.make(bytes: 9)
-                id = try await AccountRoutes(platform: platform).createUser(.init(username: username, displayName: name, role: .student, password: password), actor: actor).id
+                id = try await AccountRoutes(platform: platform).createUser(.init(username: username, displayName: name, role: .student, password: password, mustChangePassword: true),
+                                                                            actor: actor, mustChangePassword: true).id
                 created.append(CreatedStudent(username: username, displayName: name, password: password))
             }
             do {

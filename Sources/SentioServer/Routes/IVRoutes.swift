@@ -4,6 +4,7 @@ import IVCollection
 import IVScanner
 import MultipartKit
 import NIOCore
+import SentioImage
 import SentioStore
 
 /// The IV application's API (the pages are in Public/iv). A thin layer: the rules live in
@@ -109,7 +110,7 @@ struct IVRoutes {
     }
 
     /// The stills' rate limit per client address, for the routes that compute or write.
-    func admit(_ context: AppContext) throws { try StillRoutes(platform: platform).admit(context) }
+    func admit(_ context: AppContext) throws { try StillCompute(platform: platform).admitRequest(context) }
 
     /// The list's query parameters: `search`, `sort` (date, iv, cp, hp, name), `order` (asc,
     /// desc), `species`, `minPercent`, `lucky`, `shadow`.
@@ -153,7 +154,7 @@ struct IVRoutes {
         struct Form: Decodable { var entry: String; var fields: String?; var image: Data? }
         let form: Form
         do {
-            form = try FormDataDecoder().decode(Form.self, from: try await StillRoutes(platform: platform).body(request), boundary: boundary)
+            form = try FormDataDecoder().decode(Form.self, from: try await StillCompute(platform: platform).body(request), boundary: boundary)
         } catch let error as HTTPError {
             throw error
         } catch {
@@ -166,20 +167,16 @@ struct IVRoutes {
         }
         var upload = Upload(entry: try json(IVEntry.self, form.entry, "entry"), fields: try form.fields.map { try json([String: ScanReport.Field].self, $0, "fields") })
         if let image = form.image, !image.isEmpty {
-            guard let kind = Self.imageType(image) else { throw HTTPError(.unsupportedMediaType, message: "image is not a JPEG, PNG or WebP file") }
+            // Kept only when it decodes, on a compute thread like any image (issue 34, finding
+            // 12: any bytes behind an image signature were stored); its type from its content.
+            let compute = StillCompute(platform: platform)
+            let checked = try compute.upload(ByteBuffer(data: image), name: "image")
+            guard let format = ImageFileFormat.sniff(checked.bytes) else { throw ImageError.unknownFormat(source: "image") }
+            _ = try await compute.run(context, [checked], milliseconds: 0) { _, images in images[0].width }
             upload.image = image
-            upload.imageType = kind
+            upload.imageType = format.mediaType
         }
         return upload
-    }
-
-    /// The media type by the file's first bytes.
-    static func imageType(_ data: Data) -> String? {
-        let head = [UInt8](data.prefix(12))
-        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if head.count == 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
-        return nil
     }
 
     /// Runs domain work: its typed errors become 4xx with their message.

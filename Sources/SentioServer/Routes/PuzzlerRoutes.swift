@@ -44,7 +44,12 @@ struct PuzzlerRoutes {
             }
             try platform.stillsLimiter.admit("puzzler-resume " + context.client) { _ in "too many tries; wait a moment" }
             let body = try await decode(Resume.self, request, context)
-            let (player, token) = try await answer { try await platform.puzzler.resume(code: body.code) }
+            // A resume code is a password of sorts: wrong ones are counted like wrong room codes.
+            let resumed = try await platform.lookUpCode(context) { () async throws -> (Player, token: String)? in
+                do { return try await platform.puzzler.resume(code: body.code) } catch PuzzlerError.unknownCode { return nil }
+            }
+            guard let resumed else { throw HTTPError(.notFound, message: PuzzlerError.unknownCode.description) }
+            let (player, token) = resumed
             var response = try Response.json(try await progress(player, context))
             setCookie(&response, token)
             return response
@@ -106,7 +111,7 @@ struct PuzzlerRoutes {
         }
         router.route(.get, "/api/v1/puzzler/pairings/{code}") { _, context in
             let code = try context.parameters.require("code").uppercased()
-            let pairing = try await openPairing(code)
+            let pairing = try await openPairing(code, context)
             struct Pairing: Encodable { var code: String; var level: LevelInfo }
             return try Response.json(Pairing(code: code, level: LevelInfo(Catalogue.level(pairing.level))))
         }
@@ -117,34 +122,19 @@ struct PuzzlerRoutes {
     }
 
     func register(webSocket router: Router<AppContext>) {
-        let path = "/api/v1/puzzler/levels/{level}/play"
-        let rule = AccessTable.rule(.get, path)
-        router.ws(RouterPath(path)) { request, context in
-            try AccessGuard.check(rule, context)
+        struct Play: Sendable { var level: LevelID; var player: String; var room: String?; var rate: Int }
+        router.socket("/api/v1/puzzler/levels/{level}/play", name: "puzzler", pool: .streams, platform: platform) { request, context in
             let query = request.queryDictionary
-            _ = try levelID(context)
+            let level = try levelID(context)
             if let rate = query["rate"], !(Int(rate).map { (8000...96000).contains($0) } ?? false) {
                 throw HTTPError(.badRequest, message: "rate is the audio's sample rate, 8000…96000")
             }
-            _ = try await playingPlayer(request, context, room: query["room"])
-            return try platform.streamSlots.admit(client: context.client, metrics: platform.metrics)
-        } onUpgrade: { inbound, outbound, context in
-            let client = context.requestContext.client
-            guard try await platform.streamSlots.open(client: client, outbound: outbound) else { return }
-            defer { platform.streamSlots.close(client: client) }
-            let query = context.request.queryDictionary
-            let level = try levelID(context.requestContext)
-            let player = try await playingPlayer(context.request, context.requestContext, room: query["room"])
-            do {
-                try await PuzzlerConnection(level: level, player: player, room: query["room"]?.uppercased(), sampleRate: query["rate"].flatMap(Int.init) ?? 48000,
-                                            platform: platform, logger: context.logger, userAgent: context.request.headers[.userAgent])
-                    .run(inbound: inbound, outbound: outbound)
-            } catch is CancellationError {
-                return
-            } catch {
-                context.logger.debug("puzzler socket ended", metadata: ["level": "\(level.rawValue)", "error": "\(error)"])
-                try? await outbound.writeTextMessage(try JSON.string(StreamError("closed", "\(error)")))
-            }
+            let player = try await playingPlayer(request, context, room: query["room"])
+            return Play(level: level, player: player, room: query["room"]?.uppercased(), rate: query["rate"].flatMap(Int.init) ?? 48000)
+        } run: { play, inbound, outbound, context in
+            try await PuzzlerConnection(level: play.level, player: play.player, room: play.room, sampleRate: play.rate,
+                                        platform: platform, logger: context.logger, userAgent: context.request.headers[.userAgent])
+                .run(inbound: inbound, outbound: outbound)
         }
     }
 
@@ -189,7 +179,7 @@ struct PuzzlerRoutes {
     func playingPlayer(_ request: Request, _ context: AppContext, room: String?) async throws -> String {
         if let room {
             let code = room.uppercased()
-            let pairing = try await openPairing(code)
+            let pairing = try await openPairing(code, context)
             guard pairing.level == (try levelID(context)) else {
                 throw HTTPError(.badRequest, message: "room \(code) was paired for the \(pairing.level.rawValue) level")
             }
@@ -199,8 +189,12 @@ struct PuzzlerRoutes {
     }
 
     /// The player and level of an open room paired for the game; 404 otherwise.
-    func openPairing(_ code: String) async throws -> (player: String, level: LevelID) {
-        guard try await platform.rooms.find(code) != nil, let pairing = try await platform.puzzler.pairing(code: code) else {
+    func openPairing(_ code: String, _ context: AppContext) async throws -> (player: String, level: LevelID) {
+        let found = try await platform.lookUpCode(context) { () async throws -> (player: String, level: LevelID)? in
+            guard try await platform.rooms.find(code) != nil else { return nil }
+            return try await platform.puzzler.pairing(code: code)
+        }
+        guard let pairing = found else {
             throw HTTPError(.notFound, message: "no open room \(code) for the puzzle game; pair again from the level's page")
         }
         return pairing

@@ -29,12 +29,16 @@ struct RoomRoutes {
         }
         router.route(.get, "/api/v1/rooms/{code}") { _, context in
             let code = try context.parameters.require("code").uppercased()
-            guard let room = try await platform.rooms.find(code) else { throw HTTPError(.notFound, message: "no open room \(code)") }
+            guard let room = try await platform.lookUpCode(context, { try await platform.rooms.find(code) }) else {
+                throw HTTPError(.notFound, message: "no open room \(code)")
+            }
             return try Response.json(room)
         }
         router.route(.get, "/api/v1/rooms/{code}/qr.svg") { request, context in
             let code = try context.parameters.require("code").uppercased()
-            guard let room = try await platform.rooms.find(code) else { throw HTTPError(.notFound, message: "no open room \(code)") }
+            guard let room = try await platform.lookUpCode(context, { try await platform.rooms.find(code) }) else {
+                throw HTTPError(.notFound, message: "no open room \(code)")
+            }
             guard let qr = QRCode(joinURL(code: code, purpose: room.purpose, request: request)) else { throw HTTPError(.internalServerError, message: "the address is too long for a QR code") }
             return Response(status: .ok, headers: [.contentType: "image/svg+xml", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: qr.svg)))
@@ -55,21 +59,20 @@ struct RoomRoutes {
     }
 
     func register(webSocket router: Router<AppContext>) {
-        let rule = AccessTable.rule(.get, "/api/v1/rooms/{code}/events")
-        router.ws("/api/v1/rooms/{code}/events") { request, context in
-            try AccessGuard.check(rule, context)
+        router.socket("/api/v1/rooms/{code}/events", name: "watcher", pool: .watchers, platform: platform) { _, context in
             let code = try context.parameters.require("code").uppercased()
-            guard try await platform.rooms.find(code) != nil else { throw HTTPError(.notFound, message: "no open room \(code)") }
-            return .upgrade([:])
-        } onUpgrade: { inbound, outbound, context in
-            let code = try context.requestContext.parameters.require("code").uppercased()
+            guard try await platform.lookUpCode(context, { try await platform.rooms.find(code) }) != nil else {
+                throw HTTPError(.notFound, message: "no open room \(code)")
+            }
+            return code
+        } run: { code, inbound, outbound, _ in
             let (messages, cancel) = platform.hub.watch(room: code)
             defer { cancel() }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     // Reading keeps the connection's pings and close handshake going; the
                     // watcher sends nothing that matters.
-                    for try await _ in inbound.messages(maxSize: 4096) {}
+                    for try await _ in inbound.boundedMessages(maxSize: 4096) {}
                 }
                 group.addTask {
                     for await message in messages { try await outbound.writeTextMessage(message) }

@@ -12,6 +12,7 @@ import SentioVision
 /// in camelCase. `/faces/compare` takes a multipart form with the images as fields `a` and `b`.
 struct StillRoutes {
     let platform: Platform
+    var compute: StillCompute { StillCompute(platform: platform) }
 
     func register(on router: Router<AppContext>) {
         router.route(.post, "/api/v1/faces") { request, context in
@@ -20,8 +21,10 @@ struct StillRoutes {
                 throw HTTPError(.badRequest, message: "model is short or full")
             }
             let minScore = try query.double("minScore", in: 0...1), iris = try query.bool("iris") ?? false
-            let photo = try await image(request, context)
-            return try await respond { try await platform.perception.nextWorker().faces(photo, model: model, minScore: minScore, iris: iris) }
+            let photo = try await compute.upload(request, context)
+            return try Response.json(try await compute.run(context, [photo], milliseconds: StillCost.faces(model: model, iris: iris)) {
+                try $0.faces($1[0], model: model, minScore: minScore, iris: iris)
+            })
         }
         router.route(.post, "/api/v1/hands") { request, context in
             let query = try Query(request, allowed: ["model", "maxHands"])
@@ -29,13 +32,15 @@ struct StillRoutes {
                 throw HTTPError(.badRequest, message: "model is full or lite")
             }
             let maxHands = try query.int("maxHands", in: 1...4) ?? 2
-            let photo = try await image(request, context)
-            return try await respond { try await platform.perception.nextWorker().hands(photo, model: model, maxHands: maxHands) }
+            let photo = try await compute.upload(request, context)
+            return try Response.json(try await compute.run(context, [photo], milliseconds: StillCost.hands(maxHands: maxHands)) {
+                try $0.hands($1[0], model: model, maxHands: maxHands)
+            })
         }
         router.route(.post, "/api/v1/pose") { request, context in
             _ = try Query(request, allowed: [])
-            let photo = try await image(request, context)
-            return try await respond { try await platform.perception.nextWorker().pose(photo) }
+            let photo = try await compute.upload(request, context)
+            return try Response.json(try await compute.run(context, [photo], milliseconds: StillCost.pose) { try $0.pose($1[0]) })
         }
         router.route(.post, "/api/v1/faces/embed") { request, context in
             let query = try Query(request, allowed: ["detector", "upsample", "jitter"])
@@ -43,21 +48,28 @@ struct StillRoutes {
                 throw HTTPError(.badRequest, message: "detector is blazeface or mmod")
             }
             let upsample = try query.int("upsample", in: 0...1) ?? 0, jitter = try query.int("jitter", in: 0...10) ?? 0
-            let photo = try await image(request, context)
-            return try await respond { try await platform.perception.nextWorker().embed(photo, detector: detector, upsample: upsample, jitter: jitter) }
+            let photo = try await compute.upload(request, context)
+            let cost = StillCost.embed(detector: detector, upsample: upsample, jitter: jitter, pixels: photo.pixels)
+            return try Response.json(try await compute.run(context, [photo], milliseconds: cost) {
+                try $0.embed($1[0], detector: detector, upsample: upsample, jitter: jitter)
+            })
         }
         router.route(.post, "/api/v1/faces/compare") { request, context in
             let query = try Query(request, allowed: ["threshold", "jitter"])
             let threshold = try query.double("threshold", in: 0...2) ?? FaceDescriptor.defaultThreshold
             let jitter = try query.int("jitter", in: 0...10) ?? 0
             let (a, b) = try await pair(request, context)
-            return try await respond { () async throws -> FaceComparison in
-                let worker = platform.perception.nextWorker()
-                guard let first = try await worker.descriptor(a, jitter: jitter) else { throw HTTPError(.unprocessableContent, message: "no face found in a") }
-                guard let second = try await worker.descriptor(b, jitter: jitter) else { throw HTTPError(.unprocessableContent, message: "no face found in b") }
+            let cost = 2 * StillCost.embed(detector: .blazeFace, upsample: 0, jitter: jitter, pixels: 0)
+            return try Response.json(try await compute.run(context, [a, b], milliseconds: cost) { worker, images in
+                guard let first = try worker.descriptor(images[0], jitter: jitter) else {
+                    throw HTTPError(.unprocessableContent, message: "no face found in a")
+                }
+                guard let second = try worker.descriptor(images[1], jitter: jitter) else {
+                    throw HTTPError(.unprocessableContent, message: "no face found in b")
+                }
                 let distance = try first.distance(to: second)
                 return FaceComparison(distance: distance, same: distance < threshold)
-            }
+            })
         }
         router.route(.post, "/api/v1/iv/scan") { request, context in
             let query = try Query(request, allowed: ["trainerLevel", "statsAsOf"])
@@ -71,8 +83,10 @@ struct StillRoutes {
                     throw HTTPError(.badRequest, message: "trainerLevel: \(error)")
                 }
             }
-            let screen = try await image(request, context)
-            let scanned = try await respond { try await platform.perception.nextWorker().scan(screen, trainerLevel: trainerLevel, statsAsOf: date) }
+            let screen = try await compute.upload(request, context)
+            let scanned = try await compute.run(context, [screen], milliseconds: StillCost.scan) { [date] in
+                try $0.scan($1[0], trainerLevel: trainerLevel, statsAsOf: date)
+            }
             var response = try Response.json(scanned.report)
             // The scan's own time on its compute thread (queueing excluded), for load checks.
             response.headers[.serverTiming] = String(format: "scan;dur=%.1f", scanned.milliseconds)
@@ -80,83 +94,22 @@ struct StillRoutes {
         }
     }
 
-    /// The request's image, after the rate limit, size and type checks.
-    func image(_ request: Request, _ context: AppContext) async throws -> Image {
-        try admit(context)
-        guard let type = request.headers[.contentType]?.lowercased(), Self.imageTypes.contains(where: { type.hasPrefix($0) }) else {
-            throw HTTPError(.unsupportedMediaType, message: "send the image as the body with Content-Type image/jpeg, image/png or image/webp")
-        }
-        return try decode(try await body(request), name: "the body")
-    }
-
     /// The compare form's two images.
-    func pair(_ request: Request, _ context: AppContext) async throws -> (Image, Image) {
-        try admit(context)
+    func pair(_ request: Request, _ context: AppContext) async throws -> (Upload, Upload) {
+        try compute.admitRequest(context)
         guard let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data"),
               let boundary = Self.boundary(type)
         else { throw HTTPError(.unsupportedMediaType, message: "send a multipart/form-data form with the images as fields a and b") }
         struct Pair: Decodable { var a: Data; var b: Data }
         let form: Pair
         do {
-            form = try FormDataDecoder().decode(Pair.self, from: try await body(request), boundary: boundary)
+            form = try FormDataDecoder().decode(Pair.self, from: try await compute.body(request), boundary: boundary)
         } catch let error as HTTPError {
             throw error
         } catch {
             throw HTTPError(.badRequest, message: "the form needs two files, fields a and b: \(describe(decoding: error))")
         }
-        return (try decode(ByteBuffer(data: form.a), name: "field a"), try decode(ByteBuffer(data: form.b), name: "field b"))
-    }
-
-    static let imageTypes = ["image/jpeg", "image/png", "image/webp"]
-
-    func admit(_ context: AppContext) throws {
-        try platform.stillsLimiter.admit(context.client) { "too many requests from \(context.client); try again in \($0) s" }
-    }
-
-    func body(_ request: Request) async throws -> ByteBuffer {
-        let limit = platform.limits.maxBodyBytes
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
-            throw HTTPError(.contentTooLarge, message: "the body is \(length) bytes; the limit is \(limit)")
-        }
-        do {
-            return try await request.body.collect(upTo: limit)
-        } catch {
-            throw HTTPError(.contentTooLarge, message: "the body is over the limit of \(limit) bytes")
-        }
-    }
-
-    func decode(_ bytes: ByteBuffer, name: String) throws -> Image {
-        guard bytes.readableBytes > 0 else { throw HTTPError(.badRequest, message: "\(name) is empty") }
-        do {
-            return try ImageIO.decode(Array(buffer: bytes), source: name,
-                                      options: DecodeOptions(maxPixels: platform.limits.maxImagePixels))
-        } catch {
-            throw HTTPError(.unprocessableContent, message: "\(error)")
-        }
-    }
-
-    /// Runs the work; library errors become 422 with their message.
-    func respond<T>(_ work: () async throws -> T) async throws -> T {
-        do {
-            return try await work()
-        } catch let error as HTTPError {
-            throw error
-        } catch {
-            throw HTTPError(.unprocessableContent, message: "\(error)")
-        }
-    }
-
-    /// Runs the work and answers its JSON; library errors become 422 with their message.
-    func respond(_ work: () async throws -> some Encodable & Sendable) async throws -> Response {
-        let value: any (Encodable & Sendable)
-        do {
-            value = try await work()
-        } catch let error as HTTPError {
-            throw error
-        } catch {
-            throw HTTPError(.unprocessableContent, message: "\(error)")
-        }
-        return try Response.json(AnyEncodable(value))
+        return (try compute.upload(ByteBuffer(data: form.a), name: "field a"), try compute.upload(ByteBuffer(data: form.b), name: "field b"))
     }
 
     static func boundary(_ contentType: String) -> String? {
@@ -168,6 +121,26 @@ struct StillRoutes {
             }
         }
         return nil
+    }
+}
+
+/// The stills' estimated costs in milliseconds of one core, decoding excluded (StillCompute adds
+/// it from the pixels). Measured on this kind of machine (release build, one thread; see
+/// docs/server.md, "Cost, not count"); the client's credit is corrected to the real time after
+/// the work, so an estimate only has to be right in its order of magnitude and its lane.
+extension StillCost {
+    static func faces(model: FaceDetector.Model, iris: Bool) -> Double { (model == .fullRange ? 40 : 25) + (iris ? 20 : 0) }
+    static func hands(maxHands: Int) -> Double { 60 + 30 * Double(maxHands) }
+    static let pose = 80.0
+    static let scan = 500.0
+    /// One face's descriptor takes ~150 ms a chip, once plus once per jitter; mmod's detector
+    /// ~2 s a megapixel, four times that upsampled.
+    static func embed(detector: FaceRecognizer.Detector, upsample: Int, jitter: Int, pixels: Int) -> Double {
+        let descriptor = 150 * Double(1 + jitter)
+        switch detector {
+        case .blazeFace: return 30 + descriptor
+        case .mmod: return 2000 * Double(pixels) / 1e6 * (upsample > 0 ? 4 : 1) + descriptor
+        }
     }
 }
 
@@ -206,17 +179,6 @@ struct Query {
         guard let text = values[name] else { return nil }
         guard let flag = Bool(text) else { throw HTTPError(.badRequest, message: "\(name) is true or false") }
         return flag
-    }
-}
-
-extension TokenBuckets {
-    /// Takes a token for `key`, or refuses with 429 and Retry-After; `message` is given the
-    /// seconds to wait.
-    func admit(_ key: String, message: (Int) -> String) throws {
-        if let wait = take(key) {
-            let seconds = Int(wait.rounded(.up))
-            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(seconds)], message: message(seconds))
-        }
     }
 }
 

@@ -9,8 +9,14 @@ struct SystemRoutes {
         router.route(.get, "/healthz") { _, _ in
             try Response.json(["status": "ok", "database": platform.store.kind.rawValue])
         }
-        router.route(.get, "/metrics") { _, _ in
-            platform.metrics.sessions(open: platform.streamSlots.open)
+        router.route(.get, "/metrics") { _, context in
+            // The metrics tell who is busy and how (routes, streams, refusals): for a scraper on
+            // this machine (or through an SSH tunnel), or the administrator; never the world
+            // (issue 34, finding 12).
+            guard PlainHTTPRedirect.isLoopback(context.client) || context.identity?.user.role == .admin else {
+                throw HTTPError(.forbidden, message: "the metrics are served to this machine's own address or the administrator")
+            }
+            platform.metrics.sessions(open: platform.sockets.streams.count)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                             body: .init(byteBuffer: ByteBuffer(bytes: platform.metrics.registry.emitToBuffer())))
         }

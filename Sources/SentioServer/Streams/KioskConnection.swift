@@ -49,17 +49,23 @@ struct KioskConnection {
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let worker = try KioskWorker(store: platform.perception.store, thread: platform.perception.threads.nextThread(), limits: platform.limits)
         let metrics = platform.metrics
-        try await pumpFrames(inbound: inbound, maxMessageBytes: platform.limits.maxFrameBytes, onDrop: { metrics.frameDropped("kiosk") },
-                             text: { try await control($0, worker: worker, outbound: outbound) }) { pending, _ in
-            let result = await worker.handle(pending.bytes, frame: pending.number, time: pending.time, received: pending.received)
-            try await outbound.writeTextMessage(result.json)
-            if let ended = result.ended { try await finish(ended, worker: worker, outbound: outbound) }
+        // A kiosk waits between students longer than a stream: ten idle times.
+        let idle = Duration.milliseconds(Int64(platform.limits.streamIdleSeconds * 10_000))
+        try await watchIdle(after: idle, outbound: outbound) { last in
+            try await pumpFrames(inbound: inbound, maxMessageBytes: platform.limits.maxFrameBytes, onDrop: { metrics.frameDropped("kiosk") },
+                                 lastMessage: last, text: { try await control($0, worker: worker, outbound: outbound) }) { pending, _ in
+                let result = await ComputeDeadline.within(platform.limits.frameBudget) {
+                    await worker.handle(pending.bytes, frame: pending.number, time: pending.time, received: pending.received)
+                }
+                try await outbound.writeTextMessage(result.json)
+                if let ended = result.ended { try await finish(ended, worker: worker, outbound: outbound) }
+            }
         }
     }
 
     private func control(_ text: String, worker: KioskWorker, outbound: WebSocketOutboundWriter) async throws {
         guard text.utf8.count <= 1024, let start = try? JSONDecoder().decode(Start.self, from: Data(text.utf8)) else {
-            return try await error(outbound, "bad_message", "send {\"type\": \"start\", \"student\": ID}, {\"type\": \"start\"} or {\"type\": \"cancel\"}")
+            return try await error(outbound, .badMessage, "send {\"type\": \"start\", \"student\": ID}, {\"type\": \"start\"} or {\"type\": \"cancel\"}")
         }
         switch start.type {
         case "cancel":
@@ -101,7 +107,7 @@ struct KioskConnection {
                 try await refuse(outbound, failure.description, claimed)
             }
         default:
-            try await error(outbound, "bad_message", "unknown message type \(start.type)")
+            try await error(outbound, .badMessage, "unknown message type \(start.type)")
         }
     }
 
@@ -143,7 +149,7 @@ struct KioskConnection {
         try await outbound.writeTextMessage(try JSON.string(Refused(message: message, student: student)))
     }
 
-    private func error(_ outbound: WebSocketOutboundWriter, _ code: String, _ message: String) async throws {
+    private func error(_ outbound: WebSocketOutboundWriter, _ code: StreamError.Code, _ message: String) async throws {
         try await outbound.writeTextMessage(try JSON.string(StreamError(code, message)))
     }
 }
@@ -219,9 +225,9 @@ actor KioskWorker {
                                 distance: session.match?.distance, liveness: session.livenessSummary, frameHash: frameHash, reason: session.failure))
         } catch let failure as AttendanceError {
             checkIn = nil
-            return ((try? JSON.string(StreamError("refused", failure.description, frame: frame))) ?? "{}", nil)
+            return ((try? JSON.string(StreamError(.refused, failure.description, frame: frame))) ?? "{}", nil)
         } catch {
-            return ((try? JSON.string(StreamError("bad_frame", "\(error)", frame: frame))) ?? #"{"type":"error","code":"bad_frame"}"#, nil)
+            return ((try? JSON.string(StreamError(.badFrame, "\(error)", frame: frame))) ?? #"{"type":"error","code":"bad_frame"}"#, nil)
         }
     }
 }

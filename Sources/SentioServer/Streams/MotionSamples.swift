@@ -61,13 +61,13 @@ struct MotionMessage: Decodable, Sendable {
         do {
             message = try JSONDecoder().decode(MotionMessage.self, from: Data(text.utf8))
         } catch {
-            throw StreamError("bad_message", "expected {\"samples\": [{\"t\", \"accelerationIncludingGravity\": {x, y, z}, \"rotationRate\": {alpha, beta, gamma}}]}: \(describe(decoding: error))")
+            throw StreamError(.badMessage, "expected {\"samples\": [{\"t\", \"accelerationIncludingGravity\": {x, y, z}, \"rotationRate\": {alpha, beta, gamma}}]}: \(describe(decoding: error))")
         }
-        guard message.samples.count <= maxSamples else { throw StreamError("too_large", "at most \(maxSamples) samples per message") }
-        if let mark = message.mark, mark.count > 32 { throw StreamError("bad_message", "mark is at most 32 characters") }
+        guard message.samples.count <= maxSamples else { throw StreamError(.tooLarge, "at most \(maxSamples) samples per message") }
+        if let mark = message.mark, mark.count > 32 { throw StreamError(.badMessage, "mark is at most 32 characters") }
         let (samples, notes) = normalizer.normalize(message.samples.map(\.browserSample))
         if samples.isEmpty, !message.samples.isEmpty {
-            throw StreamError("bad_message", notes.missing > 0
+            throw StreamError(.badMessage, notes.missing > 0
                 ? "no usable sample: accelerationIncludingGravity and rotationRate need all three finite values (the device has no motion sensors, or the page lacks permission)"
                 : "no usable sample: t must increase from one sample to the next")
         }

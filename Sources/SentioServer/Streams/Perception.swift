@@ -12,18 +12,34 @@ public final class Perception: Sendable {
     public let store: ModelStore
     let threads: ComputeThreads
     let workers: [StillWorker]
+    /// The long lane: threads of their own at a low priority for stills estimated at over a
+    /// second (mmod with upsampling, jitter), so that they never hold up short stills and streams.
+    let longLane: [StillWorker]
+    private let nextLong = ComputeThreads.Counter()
 
-    /// `threads` compute threads (default one per core) over the models in `store`.
-    public init(store: ModelStore, threads: Int? = nil) {
+    /// `threads` compute threads (default one per core) and `longLaneThreads` low-priority
+    /// ones over the models in `store`.
+    public init(store: ModelStore, threads: Int? = nil, longLaneThreads: Int = 1) {
         self.store = store
         self.threads = ComputeThreads(count: threads)
         self.workers = self.threads.threads.map { StillWorker(store: store, thread: $0) }
+        self.longLane = (0 ..< max(1, longLaneThreads)).map {
+            StillWorker(store: store, thread: ComputeThread(name: "sentio-long-\($0)", niceness: 10))
+        }
     }
 
     /// The worker for the next still, taken in turn.
     func nextWorker() -> StillWorker {
         let thread = threads.nextThread()
         return workers.first { $0.thread === thread } ?? workers[0]
+    }
+
+    /// The worker for the next still on `lane`.
+    func worker(for lane: StillCost.Lane) -> StillWorker {
+        switch lane {
+        case .short: nextWorker()
+        case .long: longLane[nextLong.increment() % longLane.count]
+        }
     }
 
     /// Loads the models the streams and stills use, so the first request does not pay for it and
@@ -35,7 +51,10 @@ public final class Perception: Sendable {
         }
     }
 
-    public func stop() { threads.stop() }
+    public func stop() {
+        threads.stop()
+        longLane.forEach { $0.thread.stop() }
+    }
 }
 
 /// What the attendance rules need of one photo or frame.
@@ -65,6 +84,20 @@ actor StillWorker {
     init(store: ModelStore, thread: ComputeThread) {
         self.store = store
         self.thread = thread
+    }
+
+    /// Runs `work` on this worker's thread and says how long it ran there (queueing excluded):
+    /// what the still really cost, for the client's compute credit.
+    func timed<T: Sendable>(_ work: @Sendable (isolated StillWorker) throws -> T) throws -> (value: T, milliseconds: Double) {
+        let start = ContinuousClock.now
+        let value = try work(self)
+        return (value, (ContinuousClock.now - start).milliseconds)
+    }
+
+    /// Decodes an upload on this worker's thread (never on the server's event loops).
+    func decode(_ bytes: [UInt8], name: String, maxPixels: Int) throws -> Image {
+        try ComputeDeadline.check()
+        return try ImageIO.decode(bytes, source: name, options: DecodeOptions(maxPixels: maxPixels))
     }
 
     /// This worker's landmarker for one setting, made on first use and kept.

@@ -69,7 +69,7 @@ actor PuzzlerWorker {
         let data = Data(text.utf8)
         let message: PlayMessage
         do { message = try JSONDecoder().decode(PlayMessage.self, from: data) } catch {
-            throw StreamError("bad_message", "a level takes JSON messages with a type: \(describe(decoding: error))")
+            throw StreamError(.badMessage, "a level takes JSON messages with a type: \(describe(decoding: error))")
         }
         let report: LevelReport
         switch message.type {
@@ -79,14 +79,14 @@ actor PuzzlerWorker {
         case "event":
             let event: DeviceEvent
             do { event = try JSONDecoder().decode(DeviceEvent.self, from: data) } catch {
-                throw StreamError("bad_message", "an event is {\"type\": \"event\", \"name\": …, \"value\": …, \"t\": …}: \(describe(decoding: error))")
+                throw StreamError(.badMessage, "an event is {\"type\": \"event\", \"name\": …, \"value\": …, \"t\": …}: \(describe(decoding: error))")
             }
             report = try player.event(event)
         case "press":
-            guard let ms = message.ms else { throw StreamError("bad_message", "a press is {\"type\": \"press\", \"ms\": 180}") }
+            guard let ms = message.ms else { throw StreamError(.badMessage, "a press is {\"type\": \"press\", \"ms\": 180}") }
             report = try player.press(ms: ms, gapMs: message.gapMs)
         case "drawing":
-            guard let strokes = message.strokes else { throw StreamError("bad_message", "a drawing is {\"type\": \"drawing\", \"strokes\": [[[x, y], …], …]}") }
+            guard let strokes = message.strokes else { throw StreamError(.badMessage, "a drawing is {\"type\": \"drawing\", \"strokes\": [[[x, y], …], …]}") }
             report = try player.drawing(strokes)
         case "button":
             report = try player.pressButton()
@@ -98,7 +98,7 @@ actor PuzzlerWorker {
             solved = false
             return nil
         default:
-            throw StreamError("bad_message", "unknown message type \(message.type): motion, event, press, drawing, button, calibrate or reset")
+            throw StreamError(.badMessage, "unknown message type \(message.type): motion, event, press, drawing, button, calibrate or reset")
         }
         var result = judged(report, started: started, received: received)
         result.sentAt = message.sentAt.flatMap { $0.isFinite ? $0 : nil }
@@ -151,7 +151,7 @@ struct PuzzlerConnection {
         do {
             try await game.begin(player: player, level: level)
         } catch let error as PuzzlerError {
-            try await outbound.writeTextMessage(try JSON.string(StreamError("locked", error.description)))
+            try await outbound.writeTextMessage(try JSON.string(StreamError(.locked, error.description)))
             try await outbound.close(.policyViolation, reason: "locked")
             return
         }
@@ -160,12 +160,10 @@ struct PuzzlerConnection {
             worker = try PuzzlerWorker(level: level, store: platform.perception.store, thread: platform.perception.threads.nextThread(),
                                        limits: platform.limits, sampleRate: sampleRate, profile: BrowserProfile(userAgent: userAgent))
         } catch let error as PuzzlerError {
-            try await outbound.writeTextMessage(try JSON.string(StreamError("unavailable", error.description)))
+            try await outbound.writeTextMessage(try JSON.string(StreamError(.unavailable, error.description)))
             try await outbound.close(.unexpectedServerError, reason: "unavailable")
             return
         }
-        platform.metrics.streamOpened("puzzler")
-        defer { platform.metrics.streamClosed("puzzler") }
         // A paired phone's arrival and departure, for the desktop following the room (as the
         // motion stream's phones say theirs).
         if let room, let json = try? JSON.string(RoomEvent(event: "joined", stream: "puzzler", controller: level.rawValue)) {
@@ -184,17 +182,23 @@ struct PuzzlerConnection {
         // chunks judged in order as they come (loudness must not lose a window).
         let judgeAudio: @Sendable (ByteBuffer, Int, ContinuousClock.Instant) async throws -> Void = { bytes, number, received in
             try await respond(frame: number, started: started, outbound: outbound) {
-                guard sense == .sound else { throw StreamError("bad_message", PuzzlerError.wrongInput(level: level, takes: "no binary messages").description) }
+                guard sense == .sound else { throw StreamError(.badMessage, PuzzlerError.wrongInput(level: level, takes: "no binary messages").description) }
                 return try await worker.audio(bytes, received: received)
             }
         }
-        try await pumpFrames(inbound: inbound, maxMessageBytes: platform.limits.maxFrameBytes, onDrop: { metrics.frameDropped("puzzler") },
-                             binary: sense.usesCamera ? nil : judgeAudio,
-                             text: { text in
-            try await respond(frame: nil, started: started, outbound: outbound) { try await worker.text(text, received: ContinuousClock.now) }
-        }) { pending, dropped in
-            try await respond(frame: pending.number, dropped: dropped, started: started, outbound: outbound) {
-                try await worker.frame(pending.bytes, number: pending.number, time: pending.time, received: pending.received)
+        // A level may be thought over before anything is sent: four idle times.
+        let idle = Duration.milliseconds(Int64(platform.limits.streamIdleSeconds * 4000))
+        try await watchIdle(after: idle, outbound: outbound) { last in
+            try await pumpFrames(inbound: inbound, maxMessageBytes: platform.limits.maxFrameBytes, onDrop: { metrics.frameDropped("puzzler") },
+                                 lastMessage: last, binary: sense.usesCamera ? nil : judgeAudio,
+                                 text: { text in
+                try await respond(frame: nil, started: started, outbound: outbound) { try await worker.text(text, received: ContinuousClock.now) }
+            }) { pending, dropped in
+                try await respond(frame: pending.number, dropped: dropped, started: started, outbound: outbound) {
+                    try await ComputeDeadline.within(platform.limits.frameBudget) {
+                        try await worker.frame(pending.bytes, number: pending.number, time: pending.time, received: pending.received)
+                    }
+                }
             }
         }
         if await !worker.solvedOnce {
@@ -236,9 +240,9 @@ struct PuzzlerConnection {
         switch error {
         case let error as StreamError: var e = error; e.frame = frame; return e
         case let error as PuzzlerError:
-            if case .wrongInput = error { return StreamError("wrong_input", error.description, frame: frame) }
-            return StreamError("bad_input", error.description, frame: frame)
-        default: return StreamError("bad_frame", "\(error)", frame: frame)
+            if case .wrongInput = error { return StreamError(.wrongInput, error.description, frame: frame) }
+            return StreamError(.badInput, error.description, frame: frame)
+        default: return StreamError(.badFrame, "\(error)", frame: frame)
         }
     }
 }

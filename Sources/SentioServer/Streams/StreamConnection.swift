@@ -17,18 +17,21 @@ struct StreamConnection {
     let logger: Logger
     /// The upgrade request's `User-Agent` (the motion stream's browser profile).
     var userAgent: String? = nil
+    /// Whether the room of `options.room` was open when the stream was admitted.
+    var roomFound = true
     /// This stream's id in its room, shown to the desktop page.
     let controller = String(UUID().uuidString.prefix(6)).lowercased()
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
         let room = try await joinRoom(outbound: outbound)
-        platform.metrics.streamOpened(kind)
-        defer { platform.metrics.streamClosed(kind) }
         do {
-            if kind == .motion {
-                try await runMotion(inbound: inbound, outbound: outbound, room: room)
-            } else {
-                try await runImages(inbound: inbound, outbound: outbound, room: room)
+            let idle = Duration.milliseconds(Int64(platform.limits.streamIdleSeconds * 1000))
+            try await watchIdle(after: idle, outbound: outbound) { last in
+                if kind == .motion {
+                    try await runMotion(inbound: inbound, outbound: outbound, room: room, last: last)
+                } else {
+                    try await runImages(inbound: inbound, outbound: outbound, room: room, last: last)
+                }
             }
         } catch {
             await left(room)
@@ -46,8 +49,8 @@ struct StreamConnection {
     /// The room this stream publishes into, if it named one; an error reply and nil otherwise.
     private func joinRoom(outbound: WebSocketOutboundWriter) async throws -> String? {
         guard let code = options.room else { return nil }
-        guard try await platform.rooms.find(code) != nil else {
-            try await outbound.writeTextMessage(try JSON.string(StreamError("unknown_room", "no open room \(code); open one on the desktop page")))
+        guard roomFound else {
+            try await outbound.writeTextMessage(try JSON.string(StreamError(.unknownRoom, "no open room \(code); open one on the desktop page")))
             try await outbound.close(.policyViolation, reason: "unknown room")
             throw CancellationError()
         }
@@ -55,14 +58,16 @@ struct StreamConnection {
         return code
     }
 
-    private func runImages(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, room: String?) async throws {
+    private func runImages(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, room: String?, last: LastMessage) async throws {
         let worker = try ImageStreamWorker(kind: kind, options: options, store: platform.perception.store,
                                            thread: platform.perception.threads.nextThread(), limits: platform.limits)
         let kind = self.kind, metrics = platform.metrics, hub = platform.hub
-        try await pumpFrames(inbound: inbound, maxMessageBytes: platform.limits.maxFrameBytes, onDrop: { metrics.frameDropped(kind) },
+        try await pumpFrames(inbound: inbound, maxMessageBytes: platform.limits.maxFrameBytes, onDrop: { metrics.frameDropped(kind) }, lastMessage: last,
                              text: { try await control($0, worker: worker, outbound: outbound) }) { pending, dropped in
             // The worker: newest frame in, one reply out.
-            let reply = await worker.handle(pending.bytes, frame: pending.number, time: pending.time, received: pending.received, dropped: dropped)
+            let reply = await ComputeDeadline.within(platform.limits.frameBudget) {
+                await worker.handle(pending.bytes, frame: pending.number, time: pending.time, received: pending.received, dropped: dropped)
+            }
             metrics.frameProcessed(kind, failed: reply.failed)
             try await outbound.writeTextMessage(reply.json)
             if let room, !reply.failed { await hub.publish(room: room, json: reply.json) }
@@ -78,19 +83,20 @@ struct StreamConnection {
             if control.type == "reset" { await worker.reset(); return }
             if await worker.run(control.type) { return }
         }
-        try await outbound.writeTextMessage(try JSON.string(StreamError("bad_message", "\(kind.rawValue) streams take binary JPEG, PNG or WebP frames; the only text message is {\"type\": \"reset\"}")))
+        try await outbound.writeTextMessage(try JSON.string(StreamError(.badMessage, "\(kind.rawValue) streams take binary JPEG, PNG or WebP frames; the only text message is {\"type\": \"reset\"}")))
     }
 
-    private func runMotion(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, room: String?) async throws {
+    private func runMotion(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, room: String?, last: LastMessage) async throws {
         let session = MotionSession()
         var normalizer = MotionNormalizer(profile: options.motionProfile(userAgent: userAgent))
         var batch = 0
         // The last second's gestures, repeated in every reply: a room's watcher that falls behind
         // keeps only its newest messages, and a throw must not be lost with the others.
         var recent: [MotionEvent] = []
-        for try await message in inbound.messages(maxSize: platform.limits.maxMotionMessageBytes) {
+        for try await message in inbound.boundedMessages(maxSize: platform.limits.maxMotionMessageBytes) {
+            last.instant = .now
             guard case .text(let text) = message else {
-                try await outbound.writeTextMessage(try JSON.string(StreamError("bad_message", "the motion stream takes JSON text messages of samples")))
+                try await outbound.writeTextMessage(try JSON.string(StreamError(.badMessage, "the motion stream takes JSON text messages of samples")))
                 continue
             }
             batch += 1

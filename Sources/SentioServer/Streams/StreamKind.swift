@@ -33,13 +33,40 @@ struct StreamReply<Observation: Encodable & Sendable>: Encodable, Sendable {
 
 /// A typed error on a stream; the connection stays open unless `closing` says otherwise.
 struct StreamError: Encodable, Sendable, Error {
+    /// Every error a socket sends, by the `code` the pages read (docs/live-streams.md).
+    enum Code: String, Codable, Sendable {
+        /// A frame that is not a readable image, or not a frame of this socket's kind.
+        case badFrame = "bad_frame"
+        /// A sample batch or other input that does not parse.
+        case badInput = "bad_input"
+        /// A message of a kind or shape this socket does not take.
+        case badMessage = "bad_message"
+        /// An option (query parameter or control message) out of its range.
+        case badOption = "bad_option"
+        /// The socket ended on an error (the message says which).
+        case closed
+        /// The socket sent nothing for its idle time and was closed.
+        case idle
+        /// The lecture or level is locked.
+        case locked
+        /// A check-in was refused (the message says why).
+        case refused
+        /// A message over the socket's size limit.
+        case tooLarge = "too_large"
+        /// The service behind the socket cannot run (a missing model).
+        case unavailable
+        /// The room named does not exist or has closed.
+        case unknownRoom = "unknown_room"
+        /// An input of the wrong sense for the level.
+        case wrongInput = "wrong_input"
+    }
+
     var type = "error"
-    /// `bad_frame`, `too_large`, `bad_message`, `unknown_room`, `too_many_streams`, …
-    var code: String
+    var code: Code
     var message: String
     var frame: Int?
 
-    init(_ code: String, _ message: String, frame: Int? = nil) {
+    init(_ code: Code, _ message: String, frame: Int? = nil) {
         self.code = code
         self.message = message
         self.frame = frame
@@ -112,7 +139,7 @@ actor ImageStreamWorker {
             let ms = (ContinuousClock.now - started).milliseconds
             return (try ReplyEncoder.string(StreamReply(stream: kind.rawValue, frame: frame, dropped: dropped, serverMs: ms, waitMs: waited, observation: AnyEncodable(observation))), false)
         } catch {
-            let reply = StreamError("bad_frame", "\(error)", frame: frame)
+            let reply = StreamError(.badFrame, "\(error)", frame: frame)
             return ((try? JSON.string(reply)) ?? #"{"type":"error","code":"bad_frame"}"#, true)
         }
     }
@@ -138,24 +165,24 @@ struct StreamOptions: Sendable {
 
     init(query: [String: String]) throws(StreamError) {
         if let text = query["maxFaces"] {
-            guard let n = Int(text), (1...8).contains(n) else { throw StreamError("bad_option", "maxFaces is a whole number from 1 to 8") }
+            guard let n = Int(text), (1...8).contains(n) else { throw StreamError(.badOption, "maxFaces is a whole number from 1 to 8") }
             maxFaces = n
         }
         if let text = query["maxHands"] {
-            guard let n = Int(text), (1...4).contains(n) else { throw StreamError("bad_option", "maxHands is a whole number from 1 to 4") }
+            guard let n = Int(text), (1...4).contains(n) else { throw StreamError(.badOption, "maxHands is a whole number from 1 to 4") }
             maxHands = n
         }
         if let text = query["iris"] {
-            guard let flag = Bool(text) else { throw StreamError("bad_option", "iris is true or false") }
+            guard let flag = Bool(text) else { throw StreamError(.badOption, "iris is true or false") }
             iris = flag
         }
         room = query["room"]
         if let text = query["rotationUnit"] {
-            guard let unit = BrowserProfile.RotationRateUnit(rawValue: text) else { throw StreamError("bad_option", "rotationUnit is deg or rad") }
+            guard let unit = BrowserProfile.RotationRateUnit(rawValue: text) else { throw StreamError(.badOption, "rotationUnit is deg or rad") }
             rotationUnit = unit
         }
         if let text = query["axes"] {
-            guard ["device", "screen"].contains(text) else { throw StreamError("bad_option", "axes is device or screen") }
+            guard ["device", "screen"].contains(text) else { throw StreamError(.badOption, "axes is device or screen") }
             axesFollowScreen = text == "screen"
         }
     }

@@ -77,7 +77,7 @@ public final class PoseLandmarker {
         let input = try ImageToTensor.tensor(from: image, rect: region.pixels(width: image.width, height: image.height),
                                              width: size, height: size, range: .zeroToOne, border: .replicate)
         try landmarks.setInput(0, input)
-        landmarks.invoke()
+        try landmarks.run()
         // The pose flag is already a probability (the model ends in a sigmoid), thresholded as is.
         let flag = landmarks.output(1).first ?? 0
         guard Double(flag) >= minPresence else { return nil }

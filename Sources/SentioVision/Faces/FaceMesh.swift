@@ -47,7 +47,7 @@ public final class FaceMesh {
         let input = try ImageToTensor.tensor(from: image, rect: region.pixels(width: image.width, height: image.height),
                                              width: size, height: size, range: .zeroToOne, border: .replicate)
         try interpreter.setInput(0, input)
-        interpreter.invoke()
+        try interpreter.run()
         let raw = interpreter.output(0), flag = interpreter.output(1)
         var points: [Point3] = []
         points.reserveCapacity(468)

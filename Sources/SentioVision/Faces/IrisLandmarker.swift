@@ -40,7 +40,7 @@ public final class IrisLandmarker {
             let input = try ImageToTensor.tensor(from: image, rect: region.pixels(width: image.width, height: image.height),
                                                  width: size, height: size, range: .zeroToOne, border: .replicate, flipHorizontally: mirrored)
             try interpreter.setInput(0, input)
-            interpreter.invoke()
+            try interpreter.run()
             let iris = interpreter.output(1)
             for k in 0 ..< 5 {
                 var x = Double(iris[3 * k]) / Double(size)

@@ -130,7 +130,7 @@ public final class HandLandmarker {
         let input = try ImageToTensor.tensor(from: image, rect: region.pixels(width: image.width, height: image.height),
                                              width: size, height: size, range: .zeroToOne, border: .replicate)
         try landmarks.setInput(0, input)
-        landmarks.invoke()
+        try landmarks.run()
         let raw = landmarks.output(0), flag = landmarks.output(1), side = landmarks.output(2), world = landmarks.output(3)
         var points: [Point3] = []
         var worldPoints: [Point3] = []

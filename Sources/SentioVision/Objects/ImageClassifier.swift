@@ -120,7 +120,7 @@ public final class ImageClassifier {
         case .int8: try interpreter.setInput(0, bytes: pixels.map { $0 ^ 0x80 })
         default: try interpreter.setInput(0, pixels.map { Float($0) / 255 })
         }
-        interpreter.invoke()
+        try interpreter.run()
         return interpreter.output(0).map(Double.init)
     }
 

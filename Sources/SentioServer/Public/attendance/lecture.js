@@ -32,7 +32,8 @@ async function load() {
 
 function renderLive() {
   const { lecture, checkedIn, missing } = roll;
-  $("code").textContent = lecture.checkinCode ?? "—";
+  // Eight digits in two groups of four, easier to read across a lecture hall.
+  $("code").textContent = lecture.checkinCode ? lecture.checkinCode.replace(/^(\d{4})(\d{4})$/, "$1 $2") : "—";
   $("kiosk").href = `/attendance/kiosk.html?lecture=${encodeURIComponent(lecture.id)}`;
   $("checked-count").textContent = checkedIn.length;
   $("missing-count").textContent = missing.length;

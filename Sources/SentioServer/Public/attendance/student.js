@@ -49,8 +49,8 @@ function stop(text, tone) {
 
 $("code-form").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const code = $("room-code").value.trim();
-  if (!/^\d{6}$/.test(code)) { status($("checkin-status"), "The code has six digits.", "bad"); return; }
+  const code = $("room-code").value.replace(/\s+/g, "");
+  if (!/^\d{8}$/.test(code)) { status($("checkin-status"), "The code has eight digits.", "bad"); return; }
   $("code-go").disabled = true;
   status($("checkin-status"), "");
   $("phone").classList.remove("hidden");

@@ -9,7 +9,15 @@ export function session({ reload = false } = {}) {
   if (!sessionPromise || reload) {
     sessionPromise = fetch("/api/v1/session", { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(async (response) => (response.ok ? response.json() : null))
-      .catch(() => null);
+      .catch(() => null)
+      .then((current) => {
+        // A password someone else chose must be replaced before anything else (the server
+        // refuses the rest): every page sends such a user to the account page, and back after.
+        if (current?.user?.mustChangePassword && location.pathname !== "/account/") {
+          location.assign(`/account/?next=${encodeURIComponent(location.pathname + location.search)}`);
+        }
+        return current;
+      });
   }
   return sessionPromise;
 }
@@ -94,7 +102,14 @@ export async function showAccountLink() {
 
 /** A same-site path to return to after signing in (never another site). */
 export function safeNext(value) {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\") ? value : null;
+  // Judged after the browser's own normalisation, never by the text alone: a URL parser drops
+  // tabs and newlines and reads "\\" as "/", so "/\t/evil.example" is "//evil.example", another
+  // site (issue 34, finding 8). Only a path of this origin is kept.
+  if (typeof value !== "string" || !value.startsWith("/") || /[\u0000-\u001f\u007f\\]/.test(value)) return null;
+  let url;
+  try { url = new URL(value, location.origin); } catch { return null; }
+  if (url.origin !== location.origin || url.pathname.startsWith("//")) return null;
+  return url.pathname + url.search + url.hash;
 }
 
 /** A status line: text and tone ("", ok, warn, bad) on an aria-live element. */

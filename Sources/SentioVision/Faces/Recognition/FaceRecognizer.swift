@@ -46,7 +46,7 @@ public final class FaceRecognizer {
         try net.withInput(0) { input in
             for i in 0 ..< bytes.count { input[i] = Float(bytes[i]) }
         }
-        net.invoke()
+        try net.run()
         return FaceDescriptor(net.output(0))
     }
 

@@ -61,7 +61,7 @@ public final class MMODFaceDetector {
                                         padding: self.pyramid.padding, outerPadding: self.pyramid.outerPadding)
         let (net, interpreter) = try prepared(rows: pyramid.rows, columns: pyramid.columns)
         try interpreter.withInput(0) { pyramid.fill($0, image: rgb, mean: net.pyramid.mean) }
-        interpreter.invoke()
+        try interpreter.run()
         let shape = interpreter.outputShape(0)
         let found = MMODFaceDetector.decode(scores: interpreter.output(0), rows: shape[1], columns: shape[2], net: net,
                                             pyramid: pyramid, threshold: threshold)
