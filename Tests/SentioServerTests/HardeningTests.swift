@@ -243,4 +243,135 @@ struct HardeningTests {
             #expect(statuses.filter { $0 == "HTTP/1.1 429" }.count >= 1, "\(statuses)")
         }
     }
+
+    @Test("finding 5: decoded pixels in flight are budgeted: a burst of small files that decode large gets 503 beyond the budget")
+    func pixelBudget() async throws {
+        // A 2048×2048 image of one colour: a few hundred bytes of lossless WebP, 4 megapixels decoded.
+        let bomb = ByteBuffer(bytes: try ImageIO.encode(try Image(width: 2048, height: 2048, format: .rgb8, fill: 90), as: .webp, lossless: true))
+        #expect(bomb.readableBytes < 4096)
+        var limits = TestServer.limits
+        limits.maxPixelsInFlight = 5_000_000
+        limits.maxPixelsInFlightPerClient = 5_000_000
+        limits.pixelWaitSeconds = 0
+        limits.stillsBurst = 100
+        let server = try await TestServer.make(limits: limits)
+        try await server.run { _, port in
+            let answers = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String).self) { group in
+                for _ in 0 ..< 8 {
+                    group.addTask {
+                        try await TestClient.withClient(host: "127.0.0.1", port: port) { connection in
+                            let r = try await connection.execute(TestClient.Request("/api/v1/pose", method: .post, authority: "localhost",
+                                                                                    headers: [.contentType: "image/webp"], body: bomb))
+                            return (r.status, r.body.map { String(buffer: $0) } ?? "")
+                        }
+                    }
+                }
+                return try await group.reduce(into: [(HTTPResponse.Status, String)]()) { $0.append($1) }
+            }
+            let refused = answers.filter { $0.0 == .serviceUnavailable }
+            #expect(!refused.isEmpty, "eight 4 MP images at once with room for one: \(answers.map(\.0.code))")
+            #expect(refused.allSatisfy { $0.1.contains("large images") }, "\(refused.map(\.1))")
+            #expect(answers.allSatisfy { [.ok, .serviceUnavailable].contains($0.0) }, "\(answers.map(\.0.code))")
+        }
+    }
+
+    @Test("finding 7: wrong room and check-in codes are counted: past ten a minute the client gets 429")
+    func codeGuesses() async throws {
+        let server = try await TestServer.make()
+        try await server.run { client, _ in
+            var statuses: [Int] = []
+            for i in 0 ..< 14 {
+                let code = String(format: "ZZZZ%02d", i).replacingOccurrences(of: "0", with: "A").replacingOccurrences(of: "1", with: "B")
+                statuses.append(Int(try await client.execute(uri: "/api/v1/rooms/\(code)", method: .get).status.code))
+            }
+            #expect(statuses.prefix(10).allSatisfy { $0 == 404 }, "\(statuses)")
+            #expect(statuses.suffix(4).allSatisfy { $0 == 429 }, "\(statuses)")
+            // A room that exists is still refused to a client past its guesses: the count is of
+            // the client, not of the code.
+            let opened = try await client.execute(uri: "/api/v1/rooms", method: .post, headers: [.contentType: "application/json"],
+                                                  body: ByteBuffer(string: #"{"purpose": "camera"}"#))
+            let code = try #require((try opened.body.json()["room"] as? [String: Any])?["code"] as? String)
+            #expect(try await client.execute(uri: "/api/v1/rooms/\(code)", method: .get).status == .tooManyRequests)
+        }
+    }
+
+    @Test("finding 11: an issued password must be changed first; the change ends the other sessions")
+    func passwordChange() async throws {
+        let server = try await TestServer.make()
+        _ = try await server.platform.createUser(username: "root", displayName: nil, role: .admin, password: Self.password)
+        try await server.run { client, _ in
+            let admin = try await SignedIn.signIn(client, "root", Self.password)
+            var headers = admin.headers
+            headers[.contentType] = "application/json"
+            let issued = "issued by the admin"
+            let made = try await client.execute(uri: "/api/v1/users", method: .post, headers: headers,
+                                                body: ByteBuffer(string: #"{"username": "ada", "role": "student", "password": "\#(issued)"}"#))
+            #expect(made.status == .created)
+            #expect((try made.body.json())["mustChangePassword"] as? Bool == true)
+            let ada = try await SignedIn.signIn(client, "ada", issued)
+            let other = try await SignedIn.signIn(client, "ada", issued)
+            // Nothing else until the password is hers.
+            #expect(try await client.execute(uri: "/api/v1/attendance/my-attendance", method: .get, headers: ada.headers).status == .forbidden)
+            var change = ada.headers
+            change[.contentType] = "application/json"
+            let wrong = try await client.execute(uri: "/api/v1/session/password", method: .put, headers: change,
+                                                 body: ByteBuffer(string: #"{"currentPassword": "not it at all", "newPassword": "ada's own phrase"}"#))
+            #expect(wrong.status == .forbidden)
+            let tooLong = String(repeating: "é", count: 40)  // 80 bytes: bcrypt would cut it at 72
+            let long = try await client.execute(uri: "/api/v1/session/password", method: .put, headers: change,
+                                                body: ByteBuffer(string: #"{"currentPassword": "\#(issued)", "newPassword": "\#(tooLong)"}"#))
+            #expect(long.status == .badRequest && long.body.text.contains("72 bytes"))
+            let ok = try await client.execute(uri: "/api/v1/session/password", method: .put, headers: change,
+                                              body: ByteBuffer(string: #"{"currentPassword": "\#(issued)", "newPassword": "ada's own phrase"}"#))
+            #expect(ok.status == .ok, "\(ok.body.text)")
+            #expect(((try ok.body.json())["user"] as? [String: Any])?["mustChangePassword"] as? Bool == false)
+            #expect(try await client.execute(uri: "/api/v1/attendance/my-attendance", method: .get, headers: ada.headers).status == .ok)
+            #expect(try await client.execute(uri: "/api/v1/session", method: .get, headers: other.headers).status == .unauthorized,
+                    "the other session ended")
+            // The last administrator cannot delete herself.
+            let me = try await client.execute(uri: "/api/v1/users/\(admin.userID)", method: .delete, headers: admin.headers)
+            #expect(me.status == .forbidden && me.body.text.contains("last administrator"))
+            // A user name in two scripts is refused.
+            let lookalike = try await client.execute(uri: "/api/v1/users", method: .post, headers: headers,
+                                                     body: ByteBuffer(string: #"{"username": "r\#u{043E}ot", "role": "admin", "password": "\#(Self.password)"}"#))
+            #expect(lookalike.status == .badRequest)
+        }
+    }
+
+    @Test("finding 12: errors carry the security headers; API answers are not cached; a NUL in the path is refused; /metrics only to this machine")
+    func headers() async throws {
+        let server = try await TestServer.make()
+        try await server.run { client, port in
+            let missing = try await client.execute(uri: "/api/v1/nothing-here", method: .get)
+            #expect(missing.status == .notFound)
+            #expect(missing.headers[.xContentTypeOptions] == "nosniff")
+            #expect(missing.headers[.contentSecurityPolicy]?.contains("form-action 'self'") == true)
+            let unauthorized = try await client.execute(uri: "/api/v1/session", method: .get)
+            #expect(unauthorized.status == .unauthorized && unauthorized.headers[.cacheControl] == "no-store")
+            let nul = try RawSocket(port: port)
+            nul.send("GET /favicon.svg%00.html HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(nul.readUntilClosed(within: 4).text.hasPrefix("HTTP/1.1 400"))
+            #expect(try await client.execute(uri: "/metrics", method: .get).status == .ok, "loopback may read the metrics")
+            let other = try RawSocket.request(port: port, from: "127.0.0.2", "GET", "/metrics", json: "")
+            #expect(other.hasPrefix("HTTP/1.1 200"), "127.0.0.2 is this machine too: \(other.prefix(40))")
+            let address = try #require(RawSocket.nonLoopbackAddress(), "this machine has no address but loopback")
+            let outside = try RawSocket.request(port: port, from: address, "GET", "/metrics", json: "")
+            #expect(outside.hasPrefix("HTTP/1.1 403"), "from \(address): \(outside.prefix(40))")
+        }
+    }
+
+    @Test("finding 10: with TLS on, plain HTTP redirects every client but this machine to HTTPS")
+    func plainRedirect() async throws {
+        let server = try await TestServer.make()
+        let app = SentioServer.makeApplication(platform: server.platform, server: SentioServer.http1(server.platform), host: "127.0.0.1", port: 0,
+                                               logger: Logger(label: "test"), transport: .plain(redirectTo: 8443))
+        try await app.test(.live) { client in
+            let port = try #require(client.port)
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok, "loopback stays plain")
+            let address = try #require(RawSocket.nonLoopbackAddress(), "this machine has no address but loopback")
+            let answer = try RawSocket.request(port: port, from: address, "POST", "/api/v1/session?x=1", json: "{}")
+            #expect(answer.hasPrefix("HTTP/1.1 308"), "\(answer.prefix(60))")
+            #expect(answer.contains("https://127.0.0.1:8443/api/v1/session?x=1"), "\(answer.prefix(300))")
+        }
+    }
 }

@@ -47,6 +47,22 @@ final class RawSocket {
 
     deinit { close(fd) }
 
+    /// One of this machine's IPv4 addresses other than loopback (a client that is "not this
+    /// machine" to the server's loopback check), or nil when it has none.
+    static func nonLoopbackAddress() -> String? {
+        var list: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&list) == 0, let first = list else { return nil }
+        defer { freeifaddrs(list) }
+        for entry in sequence(first: first, next: { $0.pointee.ifa_next }) {
+            guard let address = entry.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            let text = String(cString: host)
+            if !text.hasPrefix("127.") { return text }
+        }
+        return nil
+    }
+
     /// Sends one HTTP/1.1 request that closes the connection, and reads the whole answer.
     static func request(port: Int, from source: String? = nil, _ method: String, _ path: String, json: String) throws -> String {
         let socket = try RawSocket(port: port, from: source)
