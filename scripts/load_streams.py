@@ -92,7 +92,8 @@ async def step(url, streams, frames, fps, seconds):
 
 def start_sentio(binary):
     data = tempfile.mkdtemp(prefix="sentio-load-")
-    p = subprocess.Popen([binary, "serve", "--port", "0", "--json", "--data-dir", data, "--log-level", "error"],
+    # One machine plays every client: the per-address stream cap is lifted to the server's whole limit.
+    p = subprocess.Popen([binary, "serve", "--port", "0", "--json", "--data-dir", data, "--log-level", "error", "--streams-per-client", "96"],
                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     return p, json.loads(p.stdout.readline())["http"].replace("http://", "ws://")
 

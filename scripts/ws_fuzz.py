@@ -84,7 +84,10 @@ async def main():
     options = parser.parse_args()
     jpeg = open(options.photo, "rb").read()
     data = tempfile.mkdtemp(prefix="sentio-wsfuzz-")
-    server = subprocess.Popen([options.bin, "serve", "--port", "0", "--json", "--data-dir", data, "--log-level", "error"],
+    # Malformed messages are the point here, not the stream caps: every fuzzing client is this
+    # machine, so its per-address cap is the server's whole limit.
+    server = subprocess.Popen([options.bin, "serve", "--port", "0", "--json", "--data-dir", data, "--log-level", "error",
+                               "--streams-per-client", "96"],
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         base = json.loads(server.stdout.readline())["http"]

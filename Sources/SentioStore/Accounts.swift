@@ -55,26 +55,52 @@ public struct Accounts: Sendable {
 
     public init(store: Store) { self.store = store }
 
+    /// What is wrong with a user name, or nil: 3 to 40 ASCII letters, digits, dots, dashes or
+    /// underscores. ASCII only, so that no name can read as another's in a second script (a
+    /// Cyrillic "о" in "rооt"). Names are stored lower-cased (``normalized(_:)``).
+    public static func usernameProblem(_ name: String) -> String? {
+        guard (3...40).contains(name.count), name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
+            return "a user name has 3 to 40 letters a–z, digits, dots, dashes or underscores"
+        }
+        return nil
+    }
+
+    /// A user name as the store keeps it: without surrounding spaces, lower-cased.
+    public static func normalized(_ name: String) -> String { name.trimmingCharacters(in: .whitespaces).lowercased() }
+
     /// Adds a user; fails with ``StoreError/conflict(_:)`` when the name is taken (names compare
     /// case-insensitively: they are stored lower-cased). `mustChangePassword` when someone other
     /// than the user chose the password.
     public func create(username: String, displayName: String, role: Role, passwordHash: String, actor: String?,
                        mustChangePassword: Bool = false) async throws -> User {
-        let user = User(id: RandomID.make(), username: username.lowercased(), displayName: displayName, role: role,
-                        createdAt: Clock.milliseconds(), mustChangePassword: mustChangePassword)
         do {
-            try await store.transaction { db in
-                try await db.insert(into: "users")
-                    .columns("id", "username", "display_name", "role", "password_hash", "created_at", "must_change_password")
-                    .values(SQLBind(user.id), SQLBind(user.username), SQLBind(user.displayName), SQLBind(user.role.rawValue),
-                            SQLBind(passwordHash), SQLBind(user.createdAt), SQLBind(mustChangePassword ? 1 : 0))
-                    .run()
-                try await Audit.append(db, actor: actor, action: "user.create", subject: user.id, detail: "\(user.username) as \(role.rawValue)")
+            return try await store.transaction { db in
+                try await Self.insert(db, username: username, displayName: displayName, role: role, passwordHash: passwordHash,
+                                      actor: actor, mustChangePassword: mustChangePassword)
             }
         } catch let error where isUniqueViolation(error) {
-            throw StoreError.conflict("a user named '\(user.username)'")
+            throw StoreError.conflict("a user named '\(username.lowercased())'")
         }
+    }
+
+    /// Adds a user within the caller's transaction (an import adds many in one), with the audit
+    /// entry; a name taken is the database's unique violation.
+    public static func insert(_ db: any SQLDatabase, username: String, displayName: String, role: Role, passwordHash: String, actor: String?,
+                              mustChangePassword: Bool) async throws -> User {
+        let user = User(id: RandomID.make(), username: username.lowercased(), displayName: displayName, role: role,
+                        createdAt: Clock.milliseconds(), mustChangePassword: mustChangePassword)
+        try await db.insert(into: "users")
+            .columns("id", "username", "display_name", "role", "password_hash", "created_at", "must_change_password")
+            .values(SQLBind(user.id), SQLBind(user.username), SQLBind(user.displayName), SQLBind(user.role.rawValue),
+                    SQLBind(passwordHash), SQLBind(user.createdAt), SQLBind(mustChangePassword ? 1 : 0))
+            .run()
+        try await Audit.append(db, actor: actor, action: "user.create", subject: user.id, detail: "\(user.username) as \(role.rawValue)")
         return user
+    }
+
+    /// The user named `username` (compared as stored: lower-cased), within a transaction.
+    public static func user(_ db: any SQLDatabase, named username: String) async throws -> User? {
+        try await db.select().columns("*").from("users").where("username", .equal, SQLBind(username.lowercased())).first().map(user)
     }
 
     /// The user and their password hash, by name.

@@ -27,6 +27,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Serve the pages from this folder (e.g. Sources/SentioServer/Public while editing them).") var pages: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error.") var logLevel = "info"
     @Option(help: "Stills and rooms a client address may ask for per second (bursts of 6×).") var requestRate = 5.0
+    @Option(help: "Streams one guest address may hold at once (load generators playing many clients from one machine raise it).")
+    var streamsPerClient = Limits().maxStreamsPerClient
     @Option(help: ArgumentHelp("Tests and demonstrations only: every attendance check-in asks for these liveness actions (e.g. blink,open-mouth) instead of a random pair.", visibility: .hidden))
     var livenessChallenge: String?
 
@@ -36,6 +38,13 @@ struct ServeCommand: AsyncParsableCommand {
         guard requestRate > 0, requestRate.isFinite else { throw ValidationError("--request-rate must be positive") }
         configuration.limits.stillsPerSecond = requestRate
         configuration.limits.stillsBurst = max(configuration.limits.stillsBurst, Int(requestRate * 6))
+        guard (1...configuration.limits.maxStreams).contains(streamsPerClient) else {
+            throw ValidationError("--streams-per-client is 1 to \(configuration.limits.maxStreams)")
+        }
+        configuration.limits.maxStreamsPerClient = streamsPerClient
+        // A load generator's streams are all guests of one address: the share kept for
+        // signed-in users is theirs too then.
+        if streamsPerClient > configuration.limits.maxStreams - configuration.limits.reservedStreams { configuration.limits.reservedStreams = 0 }
         if let livenessChallenge {
             let actions = try livenessChallenge.split(separator: ",").map { name in
                 guard let action = LivenessAction(rawValue: String(name)) else {

@@ -187,4 +187,49 @@ struct AttendanceRouteTests {
             #expect(try rows?.decode(column: "n", as: Int.self) == 0 && rows?.decode(column: "p", as: Int.self) == 0)
         }
     }
+
+    /// Posts a class list and polls its import job until it ends; the job's last state.
+    static func importList(_ client: some TestClientProtocol, _ admin: SignedIn, course: String, _ csv: String) async throws -> (Int, [String: Any]) {
+        var headers = admin.headers
+        headers[.contentType] = "text/csv"
+        let r = try await client.execute(uri: "/api/v1/attendance/courses/\(course)/students.csv", method: .post, headers: headers, body: ByteBuffer(string: csv))
+        guard r.status == .accepted else { return (Int(r.status.code), (try? r.body.json()) ?? [:]) }
+        var job = try r.body.json()
+        let id = try #require(job["id"] as? String)
+        for _ in 0 ..< 600 where !["done", "failed"].contains(job["state"] as? String ?? "") {
+            try await Task.sleep(for: .milliseconds(100))
+            job = try await client.execute(uri: "/api/v1/attendance/imports/\(id)", method: .get, headers: admin.headers).body.json()
+        }
+        return (202, job)
+    }
+
+    @Test("a class list is imported in the background, all or nothing, its names compared as accounts store them")
+    func importStudents() async throws {
+        let server = try await TestServer.make()
+        try await server.run { client, _ in
+            let world = try await Self.world(client, server)
+            _ = try await server.platform.createUser(username: "alice", displayName: "Alice", role: .student, password: Self.password)
+            // "Alice" is the account "alice" that exists (the old import compared names as typed,
+            // failed there, and kept the rows before it with their passwords never shown).
+            let (status, job) = try await Self.importList(client, world.admin, course: world.course,
+                                                          "username,display name\nnew.one,New One\nAlice,Alice A.\nNEW.one,twice\nnew.two,\n")
+            #expect(status == 202)
+            #expect(job["state"] as? String == "done", "\(job)")
+            let result = try #require(job["result"] as? [String: Any])
+            #expect(result["enrolled"] as? Int == 3)
+            let created = (result["created"] as? [[String: Any]] ?? []).compactMap { $0["username"] as? String }.sorted()
+            #expect(created == ["new.one", "new.two"])
+            // All or nothing: a professor's name in the list fails it whole, naming the line.
+            let (_, failed) = try await Self.importList(client, world.admin, course: world.course, "fresh.student,Fresh\nprof,Prof\n")
+            #expect(failed["state"] as? String == "failed" && (failed["error"] as? String ?? "").contains("line 2"), "\(failed)")
+            let users = try await client.execute(uri: "/api/v1/users", method: .get, headers: world.admin.headers).body.text
+            #expect(!users.contains("fresh.student"), "nothing of a failed import is kept")
+            // A bad line is refused before anything is queued.
+            let (badStatus, bad) = try await Self.importList(client, world.admin, course: world.course, "ok.name,Fine\nno spaces allowed,Bad\n")
+            #expect(badStatus == 422 && "\(bad)".contains("line 2"), "\(badStatus) \(bad)")
+            // Another administrator cannot read this one's job (its passwords).
+            #expect(try await client.execute(uri: "/api/v1/attendance/imports/\(job["id"] as! String)", method: .get,
+                                             headers: world.ann.headers).status == .forbidden)
+        }
+    }
 }

@@ -53,6 +53,7 @@ struct RoleTests {
                             .replacingOccurrences(of: "{lecture}", with: "none").replacingOccurrences(of: "{user}", with: "none")
                             .replacingOccurrences(of: "{student}", with: "none").replacingOccurrences(of: "{photo}", with: "none")
                             .replacingOccurrences(of: "{level}", with: "eyes").replacingOccurrences(of: "{round}", with: "none")
+                            .replacingOccurrences(of: "{job}", with: "none")
                         var headers = signedIn?.headers ?? [:]
                         var body: ByteBuffer?
                         switch path {

@@ -201,6 +201,8 @@ def sign_in(page, url, username, password, lands):
     page.get_by_label("Password", exact=True).fill(CHOSEN.get(username, password))
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(lambda u: lands in u or "/account/" in u)
+    # The landing page's view loads first and sends such an account on to the account page.
+    page.wait_for_load_state("networkidle")
     if "/account/" in page.url:
         page.wait_for_selector("#must-change:not(.hidden)")
         chosen = f"{password} mine"

@@ -80,6 +80,7 @@ public enum AccessTable {
         RouteRule(method: .post, path: "/api/v1/attendance/courses/{course}/students", access: .roles([.admin])),
         RouteRule(method: .delete, path: "/api/v1/attendance/courses/{course}/students/{user}", access: .roles([.admin])),
         RouteRule(method: .post, path: "/api/v1/attendance/courses/{course}/students.csv", access: .roles([.admin])),
+        RouteRule(method: .get, path: "/api/v1/attendance/imports/{job}", access: .roles([.admin])),
         RouteRule(method: .get, path: "/api/v1/attendance/courses/{course}/lectures", access: .roles([.admin, .professor, .student])),
         RouteRule(method: .post, path: "/api/v1/attendance/courses/{course}/lectures", access: .roles([.admin, .professor])),
         RouteRule(method: .get, path: "/api/v1/attendance/courses/{course}/attendance.csv", access: .roles([.admin, .professor])),

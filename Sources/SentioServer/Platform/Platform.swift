@@ -35,6 +35,8 @@ public final class Platform: Sendable {
     let loginFailures: FailureWindow
     /// Failed sign-ins per (address, account) and per address.
     let signIns: SignInThrottle
+    /// Class-list imports, run in the background one at a time.
+    let imports: ImportJobs
     /// Wrong check-in and room codes per address and per user (``lookUpCode(_:_:)``).
     let codeGuesses: FailureWindow
     /// The WebSocket pools (streams, room watchers) and what each upgrade resolved.
@@ -71,6 +73,7 @@ public final class Platform: Sendable {
         iv = IVCollection(store: store, calculator: try IVCalculator())
         attendance = AttendanceRegister(store: store)
         puzzler = PuzzlerProgress(store: store)
+        imports = ImportJobs(register: attendance, passwords: passwords)
     }
 
     /// Makes a user (what `sentio admin create` does); the error says what to change.

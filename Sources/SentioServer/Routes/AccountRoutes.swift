@@ -120,11 +120,7 @@ struct AccountRoutes {
     /// someone other than the user chose the password.
     func createUser(_ new: NewUser, actor: String?, mustChangePassword: Bool = false) async throws -> User {
         let name = new.username.trimmingCharacters(in: .whitespaces)
-        // ASCII only: a Cyrillic "а" beside a Latin "a" makes a name that reads as another's
-        // (issue 34, finding 12). Display names may use any script.
-        guard (3...40).contains(name.count), name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else {
-            throw HTTPError(.badRequest, message: "a user name has 3 to 40 letters a–z, digits, dots, dashes or underscores")
-        }
+        if let problem = Accounts.usernameProblem(name) { throw HTTPError(.badRequest, message: problem) }
         if let problem = Passwords.problem(with: new.password) { throw HTTPError(.badRequest, message: problem) }
         let display = (new.displayName ?? name).trimmingCharacters(in: .whitespacesAndNewlines)
         guard (1...100).contains(display.count) else { throw HTTPError(.badRequest, message: "a display name has 1 to 100 characters") }

@@ -21,8 +21,6 @@ struct AttendanceRoutes {
     struct NewLecture: Decodable { var title: String; var startsAt: Int64; var endsAt: Int64 }
     struct Confirm: Decodable { var headcount: Int?; var proof: String }
     struct Edit: Decodable { var status: AttendanceStatus; var proof: String }
-    struct Imported: Encodable { var enrolled: Int; var created: [CreatedStudent] }
-    struct CreatedStudent: Encodable { var username: String; var displayName: String; var password: String }
     struct Roles: Encodable { var policy: MatchPolicy; var faceVerified: Bool }
 
     func register(on router: Router<AppContext>) {
@@ -90,7 +88,12 @@ struct AttendanceRoutes {
         router.route(.post, "/api/v1/attendance/courses/{course}/students.csv") { request, context in
             let me = try identity(context)
             let (course, _) = try await self.course(context, "course", for: .administer)
-            return try Response.json(try await importStudents(request, course: course.id, actor: me.user.id))
+            return try await startImport(request, course: course.id, actor: me.user.id)
+        }
+        router.route(.get, "/api/v1/attendance/imports/{job}") { _, context in
+            let me = try identity(context), id = try context.parameters.require("job")
+            guard let job = await platform.imports.job(id, owner: me.user.id) else { throw HTTPError(.notFound, message: "no import \(id) of yours") }
+            return try Response.json(job)
         }
         router.route(.get, "/api/v1/attendance/courses/{course}/lectures") { _, context in
             let (course, _) = try await self.course(context, "course", for: .read)
@@ -187,40 +190,21 @@ struct AttendanceRoutes {
         return (lecture, code)
     }
 
-    /// Imports `username,display name` rows (a header row is skipped when its first field is
-    /// "username"): existing students are enrolled; new user names become student accounts with
-    /// a generated password, answered once so the administrator can hand it out.
-    func importStudents(_ request: Request, course: String, actor: String) async throws -> Imported {
+    /// Checks a class list (`username,display name` rows, a header row skipped) and queues its
+    /// import as a background job (``ImportJobs``); every problem of the list is a 422 naming
+    /// its line, before anything is queued.
+    func startImport(_ request: Request, course: String, actor: String) async throws -> Response {
         guard request.headers[.contentType]?.lowercased().hasPrefix("text/csv") == true else {
             throw HTTPError(.unsupportedMediaType, message: "send the CSV with Content-Type text/csv")
         }
         let body: ByteBuffer
         do { body = try await request.body.collect(upTo: 1 << 20) } catch { throw HTTPError(.contentTooLarge, message: "a CSV of at most 1 MiB") }
         guard let text = String(validating: body.readableBytesView, as: UTF8.self) else { throw HTTPError(.badRequest, message: "the CSV is not UTF-8 text") }
-        var rows = try AttendanceError.answerNow { try CSV.parse(text) }
-        if rows.first?.first?.lowercased() == "username" { rows.removeFirst() }
-        guard rows.count <= 2000 else { throw HTTPError(.badRequest, message: "at most 2000 students per import") }
-        let people = try await register.people()
-        var created: [CreatedStudent] = [], enrolled = 0
-        for (i, row) in rows.enumerated() {
-            let username = row[0].trimmingCharacters(in: .whitespaces)
-            let name = row.count > 1 ? row[1].trimmingCharacters(in: .whitespaces) : username
-            guard !username.isEmpty else { throw HTTPError(.badRequest, message: "line \(i + 1): the user name is empty") }
-            var id = people.first { $0.username == username }?.id
-            if id == nil {
-                let password = "S-" + RandomID.make(bytes: 9)
-                id = try await AccountRoutes(platform: platform).createUser(.init(username: username, displayName: name, role: .student, password: password, mustChangePassword: true),
-                                                                            actor: actor, mustChangePassword: true).id
-                created.append(CreatedStudent(username: username, displayName: name, password: password))
-            }
-            do {
-                try await register.enrol(id!, course: course, actor: actor)
-            } catch let error as AttendanceError {
-                throw HTTPError(.unprocessableContent, message: "line \(i + 1) (\(username)): \(error.description)")
-            }
-            enrolled += 1
-        }
-        return Imported(enrolled: enrolled, created: created)
+        let list = try AttendanceError.answerNow { try StudentImport(csv: text) }
+        let job = try await platform.imports.start(list, course: course, owner: actor)
+        var response = try Response.json(job, status: .accepted)
+        response.headers[.location] = "/api/v1/attendance/imports/\(job.id)"
+        return response
     }
 
     func identity(_ context: AppContext) throws -> Identity {

@@ -184,21 +184,41 @@ $("csv-file").addEventListener("change", async () => {
 $("csv-go").addEventListener("click", async () => {
   const text = $("csv-text").value.trim();
   if (!text) { status($("status"), "Paste the CSV or choose a file first.", "warn"); return; }
+  const box = $("csv-result");
+  $("csv-go").disabled = true;
   try {
-    const result = await api(`${ATT}/courses/${encodeURIComponent(chosenCourse.id)}/students.csv`, { method: "POST", body: text + "\n", type: "text/csv" });
-    const box = $("csv-result");
+    // The import runs on the server as a job (a first password takes a quarter second to
+    // hash): its progress is polled and shown until it ends.
+    let job = await api(`${ATT}/courses/${encodeURIComponent(chosenCourse.id)}/students.csv`, { method: "POST", body: text + "\n", type: "text/csv" });
+    const progress = h("progress", { max: "1", value: "0", "aria-label": "Import progress" });
+    const line = h("p", { class: "status", role: "status" }, "Queued…");
+    box.replaceChildren(line, progress);
+    while (job.state !== "done" && job.state !== "failed") {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      job = await api(`${ATT}/imports/${encodeURIComponent(job.id)}`);
+      if (job.state === "hashing") {
+        line.textContent = `Making accounts: ${job.done} of ${job.total} first passwords…`;
+        progress.max = String(Math.max(1, job.total));
+        progress.value = String(job.done);
+      } else if (job.state === "saving") line.textContent = `Saving ${job.rows} students…`;
+    }
+    if (job.state === "failed") throw new Error(`Nothing was imported: ${job.error}`);
+    const result = job.result;
+    await Promise.all([loadPeople(), loadCourses()]);
+    await chooseCourse(chosenCourse.id);
     box.replaceChildren(h("p", { class: "status ok" }, `${result.enrolled} enrolled; ${result.created.length} new account${result.created.length === 1 ? "" : "s"}.`));
     if (result.created.length) {
       box.append(h("p", { class: "note" }, h("strong", {}, "First passwords, shown only now: "), "hand them out or copy them before leaving this page."),
         h("div", { class: "table-wrap" }, h("table", { class: "iv-table att-table", id: "created" },
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "User name"), h("th", { scope: "col" }, "Name"), h("th", { scope: "col" }, "First password"))),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "User name"), h("th", { scope: "col" }, "Name"), h("th", { scope: "col" }, "First password (changed at the first sign-in)"))),
           h("tbody", {}, result.created.map((c) => h("tr", {}, h("td", {}, c.username), h("td", {}, c.displayName), h("td", {}, h("code", {}, c.password))))))));
     }
     $("csv-text").value = "";
-    await Promise.all([loadPeople(), loadCourses()]);
-    await chooseCourse(chosenCourse.id);
   } catch (error) {
+    box.replaceChildren();
     status($("status"), error.message, "bad");
+  } finally {
+    $("csv-go").disabled = false;
   }
 });
 

@@ -52,6 +52,12 @@ export async function errorMessage(response) {
  * message when the answer is not 2xx, and a readable one when the network fails.
  */
 export async function api(path, { method = "GET", json, body, type, headers = {}, raw = false } = {}) {
+  if (!path.startsWith("/api/v1/session")) {
+    // A user who must choose a password first is on the way to the account page (session()
+    // sends them): the server would refuse anything else, so nothing else is asked.
+    const current = await session();
+    if (current?.user?.mustChangePassword) return new Promise(() => {});
+  }
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json", ...headers } };
   if (json !== undefined) {
     init.body = JSON.stringify(json);
