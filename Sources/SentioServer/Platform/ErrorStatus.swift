@@ -1,7 +1,10 @@
 import Hummingbird
 import SentioImage
 import SentioStore
+import Attendance
+import IVCollection
 import IVScanner
+import Puzzler
 import SentioNeural
 import SentioText
 import SentioVision
@@ -95,6 +98,37 @@ extension StoreError: StatusError {
         switch self {
         case .unavailable, .closed: 5
         default: nil
+        }
+    }
+}
+
+/// The attendance rules' refusals: all the client's (4xx).
+extension AttendanceError: StatusError {
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .invalid, .faceRejected: .unprocessableContent
+        case .notFound: .notFound
+        case .conflict: .conflict
+        case .forbidden, .faceNeeded: .forbidden
+        }
+    }
+}
+
+/// The IV collection's refusals: a missing Pokémon is 404, anything else the player sent 422.
+extension CollectionError: StatusError {
+    public var status: HTTPResponse.Status {
+        if case .notFound = self { return .notFound }
+        return .unprocessableContent
+    }
+}
+
+/// The puzzle game's refusals over HTTP (its sockets say the same in a `StreamError`).
+extension PuzzlerError: StatusError {
+    public var status: HTTPResponse.Status {
+        switch self {
+        case .locked, .unknownLevel, .unknownRound, .unknownCode: .notFound
+        case .notEnoughPoints, .noHintsLeft, .hintTaken: .conflict
+        default: .unprocessableContent
         }
     }
 }

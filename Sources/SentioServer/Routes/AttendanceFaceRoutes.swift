@@ -30,7 +30,7 @@ struct AttendanceFaceRoutes {
             let (check, _) = try await face(request, context, jitter: 0)
             let templates = try await register.templates([me.user.id])
             guard let template = templates.first else { throw HTTPError(.unprocessableContent, message: "you have no enrolled face; ask the administrator to enrol one") }
-            let match = try AttendanceError.answerNow { try FaceMatcher.verify(try usable(check), against: template) }
+            let match = try FaceMatcher.verify(try usable(check), against: template)
             guard match.accepted else {
                 try await register.audit(AuditEntry(actor: me.user.id, subject: me.user.id, action: "face.proof", outcome: "refused", distance: match.distance))
                 throw HTTPError(.forbidden, message: "the face does not match yours (distance \(String(format: "%.2f", match.distance)))")
@@ -48,10 +48,8 @@ struct AttendanceFaceRoutes {
             let id = try context.parameters.require("id")
             let keep = try Query(request, allowed: ["keepPhoto"]).bool("keepPhoto") ?? false
             let (check, photo) = try await face(request, context, jitter: Self.enrolmentJitter, keepPhoto: keep)
-            let descriptor = try AttendanceError.answerNow { try usable(check) }
-            let count = try await AttendanceError.answer {
-                try await register.addFace(person: id, descriptor: descriptor, yaw: check.readings[0].yaw, photo: photo, photoType: "image/jpeg", actor: me.user.id)
-            }
+            let descriptor = try usable(check)
+            let count = try await register.addFace(person: id, descriptor: descriptor, yaw: check.readings[0].yaw, photo: photo, photoType: "image/jpeg", actor: me.user.id)
             return try Response.json(Enrolled(faces: count, yaw: check.readings[0].yaw, keptPhoto: keep), status: .created)
         }
         router.route(.delete, "/api/v1/attendance/people/{id}/faces") { _, context in
@@ -76,7 +74,7 @@ struct AttendanceFaceRoutes {
             }
             let (check, _) = try await face(request, context, jitter: 0)
             guard let template = try await register.templates([id]).first else { throw HTTPError(.notFound, message: "no enrolled face for \(id)") }
-            let match = try AttendanceError.answerNow { try FaceMatcher.verify(try usable(check), against: template, cohort: cohort) }
+            let match = try FaceMatcher.verify(try usable(check), against: template, cohort: cohort)
             return try Response.json(Verified(match: match, threshold: MatchPolicy.standard.threshold))
         }
         router.route(.post, "/api/v1/attendance/admin-handover") { request, context in
@@ -102,7 +100,7 @@ struct AttendanceFaceRoutes {
                 _ = try await register.useFaceProof(body.proof, user: me.user.id)
             } catch let error as AttendanceError {
                 try await register.audit(AuditEntry(actor: me.user.id, subject: body.user, action: "admin.handover", outcome: "refused", detail: error.description))
-                throw error.http
+                throw error
             }
             do {
                 try await platform.accounts.handOverAdmin(from: me.user.id, to: body.user, newRole: newRole)

@@ -48,7 +48,7 @@ struct AttendanceRoutes {
         router.route(.post, "/api/v1/attendance/courses") { request, context in
             let me = try identity(context)
             let body = try await decode(NewCourse.self, request, context)
-            return try Response.json(try await AttendanceError.answer { try await register.createCourse(code: body.code, title: body.title, academicYear: body.academicYear, actor: me.user.id) },
+            return try Response.json(try await register.createCourse(code: body.code, title: body.title, academicYear: body.academicYear, actor: me.user.id),
                                      status: .created)
         }
         router.route(.get, "/api/v1/attendance/courses/{course}") { _, context in
@@ -59,13 +59,13 @@ struct AttendanceRoutes {
             let me = try identity(context)
             let (course, _) = try await self.course(context, "course", for: .administer)
             let body = try await decode(Member.self, request, context)
-            try await AttendanceError.answer { try await register.assignProfessor(body.user, course: course.id, actor: me.user.id) }
+            try await register.assignProfessor(body.user, course: course.id, actor: me.user.id)
             return try Response.json(try await register.course(course.id))
         }
         router.route(.delete, "/api/v1/attendance/courses/{course}/professors/{user}") { _, context in
             let me = try identity(context)
             let (course, _) = try await self.course(context, "course", for: .administer)
-            try await AttendanceError.answer { try await register.removeProfessor(try context.parameters.require("user"), course: course.id, actor: me.user.id) }
+            try await register.removeProfessor(try context.parameters.require("user"), course: course.id, actor: me.user.id)
             return Response(status: .noContent)
         }
         router.route(.get, "/api/v1/attendance/courses/{course}/students") { _, context in
@@ -76,13 +76,13 @@ struct AttendanceRoutes {
             let me = try identity(context)
             let (course, _) = try await self.course(context, "course", for: .administer)
             let body = try await decode(Member.self, request, context)
-            try await AttendanceError.answer { try await register.enrol(body.user, course: course.id, actor: me.user.id) }
+            try await register.enrol(body.user, course: course.id, actor: me.user.id)
             return try Response.json(try await register.students(course: course.id))
         }
         router.route(.delete, "/api/v1/attendance/courses/{course}/students/{user}") { _, context in
             let me = try identity(context)
             let (course, _) = try await self.course(context, "course", for: .administer)
-            try await AttendanceError.answer { try await register.unenrol(try context.parameters.require("user"), course: course.id, actor: me.user.id) }
+            try await register.unenrol(try context.parameters.require("user"), course: course.id, actor: me.user.id)
             return Response(status: .noContent)
         }
         router.route(.post, "/api/v1/attendance/courses/{course}/students.csv") { request, context in
@@ -103,9 +103,7 @@ struct AttendanceRoutes {
             let me = try identity(context)
             let (course, _) = try await self.course(context, "course", for: .teach)
             let body = try await decode(NewLecture.self, request, context)
-            return try Response.json(try await AttendanceError.answer {
-                try await register.createLecture(course: course.id, title: body.title, startsAt: body.startsAt, endsAt: body.endsAt, actor: me.user.id)
-            }, status: .created)
+            return try Response.json(try await register.createLecture(course: course.id, title: body.title, startsAt: body.startsAt, endsAt: body.endsAt, actor: me.user.id), status: .created)
         }
         router.route(.get, "/api/v1/attendance/courses/{course}/attendance.csv") { _, context in
             let (course, _) = try await self.course(context, "course", for: .teach)
@@ -121,26 +119,22 @@ struct AttendanceRoutes {
         router.route(.post, "/api/v1/attendance/lectures/{lecture}/open") { _, context in
             let me = try identity(context)
             let lecture = try await self.lecture(context, for: .teach)
-            return try Response.json(try await AttendanceError.answer { try await register.open(lecture: lecture.id, actor: me.user.id) })
+            return try Response.json(try await register.open(lecture: lecture.id, actor: me.user.id))
         }
         router.route(.post, "/api/v1/attendance/lectures/{lecture}/confirm") { request, context in
             let me = try identity(context)
             let lecture = try await self.lecture(context, for: .teach)
             let body = try await decode(Confirm.self, request, context)
-            let distance = try await AttendanceError.answer { try await register.useFaceProof(body.proof, user: me.user.id) }
-            return try Response.json(try await AttendanceError.answer {
-                try await register.confirm(lecture: lecture.id, professor: me.user.id, faceDistance: distance, headcount: body.headcount)
-            })
+            let distance = try await register.useFaceProof(body.proof, user: me.user.id)
+            return try Response.json(try await register.confirm(lecture: lecture.id, professor: me.user.id, faceDistance: distance, headcount: body.headcount))
         }
         router.route(.put, "/api/v1/attendance/lectures/{lecture}/records/{student}") { request, context in
             let me = try identity(context)
             let lecture = try await self.lecture(context, for: .teach)
             let body = try await decode(Edit.self, request, context)
-            let distance = try await AttendanceError.answer { try await register.useFaceProof(body.proof, user: me.user.id) }
-            return try Response.json(try await AttendanceError.answer {
-                try await register.edit(lecture: lecture.id, student: try context.parameters.require("student"), status: body.status,
-                                        professor: me.user.id, faceDistance: distance)
-            })
+            let distance = try await register.useFaceProof(body.proof, user: me.user.id)
+            return try Response.json(try await register.edit(lecture: lecture.id, student: try context.parameters.require("student"), status: body.status,
+                                        professor: me.user.id, faceDistance: distance))
         }
         router.route(.get, "/api/v1/attendance/lectures/{lecture}/audit") { _, context in
             let lecture = try await self.lecture(context, for: .teach)
@@ -200,7 +194,7 @@ struct AttendanceRoutes {
         let body: ByteBuffer
         do { body = try await request.body.collect(upTo: 1 << 20) } catch { throw HTTPError(.contentTooLarge, message: "a CSV of at most 1 MiB") }
         guard let text = String(validating: body.readableBytesView, as: UTF8.self) else { throw HTTPError(.badRequest, message: "the CSV is not UTF-8 text") }
-        let list = try AttendanceError.answerNow { try StudentImport(csv: text) }
+        let list = try StudentImport(csv: text)
         let job = try await platform.imports.start(list, course: course, owner: actor)
         var response = try Response.json(job, status: .accepted)
         response.headers[.location] = "/api/v1/attendance/imports/\(job.id)"
@@ -254,29 +248,5 @@ struct AttendanceRoutes {
             throw HTTPError(.notFound, message: "no lecture \(id) of yours")
         }
         return lecture
-    }
-}
-
-extension AttendanceError {
-    /// The 4xx answer with the domain's message.
-    var http: HTTPError {
-        switch self {
-        case .invalid: HTTPError(.unprocessableContent, message: description)
-        case .notFound: HTTPError(.notFound, message: description)
-        case .conflict: HTTPError(.conflict, message: description)
-        case .forbidden: HTTPError(.forbidden, message: description)
-        case .faceRejected: HTTPError(.unprocessableContent, message: description)
-        case .faceNeeded: HTTPError(.forbidden, message: description)
-        }
-    }
-
-    /// Runs domain work: its typed errors become 4xx answers.
-    @discardableResult
-    static func answer<T>(_ work: () async throws -> T) async throws -> T {
-        do { return try await work() } catch let error as AttendanceError { throw error.http }
-    }
-
-    static func answerNow<T>(_ work: () throws -> T) throws -> T {
-        do { return try work() } catch let error as AttendanceError { throw error.http }
     }
 }

@@ -33,7 +33,7 @@ struct IVRoutes {
             try admit(context)
             let body = try await decode(Evaluate.self, request, context)
             let chosen = body.chosen.map { IVCombination(level: $0.level, attack: $0.attack, defense: $0.defense, stamina: $0.stamina) }
-            return try Response.json(try answerNow { try body.entry.evaluate(with: platform.iv.calculator, chosen: chosen, rules: body.rules ?? .init()) })
+            return try Response.json(try body.entry.evaluate(with: platform.iv.calculator, chosen: chosen, rules: body.rules ?? .init()))
         }
         router.route(.get, "/api/v1/iv/species") { request, _ in
             _ = try Query(request, allowed: [])
@@ -43,7 +43,7 @@ struct IVRoutes {
             let query = try Query(request, allowed: ["form"])
             let name = try context.parameters.require("name")
             try admit(context)
-            return try Response.json(try answerNow { try GameInfo.species(name, form: query.string("form"), calculator: platform.iv.calculator) })
+            return try Response.json(try GameInfo.species(name, form: query.string("form"), calculator: platform.iv.calculator))
         }
         router.route(.get, "/api/v1/iv/collection") { request, context in
             let owner = try player(context)
@@ -53,7 +53,7 @@ struct IVRoutes {
             let owner = try player(context)
             try admit(context)
             let upload = try await saveForm(request, context)
-            let outcome = try await answer { try await platform.iv.save(owner: owner, entry: upload.entry, image: upload.image, imageType: upload.imageType, fields: upload.fields) }
+            let outcome = try await platform.iv.save(owner: owner, entry: upload.entry, image: upload.image, imageType: upload.imageType, fields: upload.fields)
             return try Response.json(outcome, status: outcome.kind == .new ? .created : .ok)
         }
         router.route(.get, "/api/v1/iv/collection/{pokemon}") { _, context in
@@ -65,11 +65,11 @@ struct IVRoutes {
             let owner = try player(context), id = try context.parameters.require("pokemon")
             try admit(context)
             let edit = try await decode(Edit.self, request, context)
-            return try Response.json(try await answer { try await platform.iv.update(owner: owner, id: id, entry: edit.entry, nickname: edit.nickname) })
+            return try Response.json(try await platform.iv.update(owner: owner, id: id, entry: edit.entry, nickname: edit.nickname))
         }
         router.route(.delete, "/api/v1/iv/collection/{pokemon}") { _, context in
             let owner = try player(context), id = try context.parameters.require("pokemon")
-            try await answer { try await platform.iv.delete(owner: owner, id: id) }
+            try await platform.iv.delete(owner: owner, id: id)
             return Response(status: .noContent)
         }
         router.route(.get, "/api/v1/iv/scans/{scan}/image") { _, context in
@@ -94,7 +94,7 @@ struct IVRoutes {
             let body: ByteBuffer
             do { body = try await request.body.collect(upTo: 8 << 20) } catch { throw HTTPError(.contentTooLarge, message: "a CSV file has at most 8 MiB") }
             guard let text = body.getString(at: body.readerIndex, length: body.readableBytes) else { throw HTTPError(.badRequest, message: "the CSV is not UTF-8 text") }
-            return try Response.json(Imported(imported: try await answer { try await platform.iv.importCSV(owner: owner, text) }), status: .created)
+            return try Response.json(Imported(imported: try await platform.iv.importCSV(owner: owner, text)), status: .created)
         }
         router.route(.get, "/api/v1/iv/collection-by-species") { request, context in
             let owner = try player(context)
@@ -178,26 +178,4 @@ struct IVRoutes {
         }
         return upload
     }
-
-    /// Runs domain work: its typed errors become 4xx with their message.
-    @discardableResult
-    func answer<T>(_ work: () async throws -> T) async throws -> T {
-        do {
-            return try await work()
-        } catch let error as CollectionError {
-            throw HTTPError(error.isNotFound ? .notFound : .unprocessableContent, message: error.description)
-        }
-    }
-
-    func answerNow<T>(_ work: () throws -> T) throws -> T {
-        do {
-            return try work()
-        } catch let error as CollectionError {
-            throw HTTPError(error.isNotFound ? .notFound : .unprocessableContent, message: error.description)
-        }
-    }
-}
-
-extension CollectionError {
-    var isNotFound: Bool { if case .notFound = self { true } else { false } }
 }

@@ -58,7 +58,7 @@ struct PuzzlerRoutes {
             let level = try levelID(context)
             let (player, token) = try await player(request, context, create: true)
             struct Bought: Encodable { var tier: Int; var text: String; var points: Int }
-            let bought = try await answer { try await platform.puzzler.buyHint(player: player.id, level: level) }
+            let bought = try await platform.puzzler.buyHint(player: player.id, level: level)
             return withCookie(token, try Response.json(Bought(tier: bought.tier, text: bought.text, points: bought.points)))
         }
         router.route(.post, "/api/v1/puzzler/levels/{level}/events") { request, context in
@@ -93,7 +93,7 @@ struct PuzzlerRoutes {
             let round = try context.parameters.require("round")
             let body = try await decode(Caught.self, request, context)
             struct Credited: Encodable { var credited: Int; var points: Int }
-            let result = try await answer { try await platform.puzzler.credit(player: player.id, round: round, caught: body.caught) }
+            let result = try await platform.puzzler.credit(player: player.id, round: round, caught: body.caught)
             return withCookie(token, try Response.json(Credited(credited: result.credited, points: result.points)))
         }
         router.route(.post, "/api/v1/puzzler/pair") { request, context in
@@ -217,17 +217,5 @@ struct PuzzlerRoutes {
         // themselves, not as a new guest. Unsafe requests are still same-origin only.
         response.setCookie(Cookie(name: Self.cookie, value: token, maxAge: 400 * 24 * 3600, path: "/",
                                   secure: platform.secureCookies, httpOnly: true, sameSite: .lax))
-    }
-
-    func answer<T>(_ work: () async throws -> T) async throws -> T {
-        do {
-            return try await work()
-        } catch let error as PuzzlerError {
-            switch error {
-            case .locked, .unknownLevel, .unknownRound, .unknownCode: throw HTTPError(.notFound, message: error.description)
-            case .notEnoughPoints, .noHintsLeft, .hintTaken: throw HTTPError(.conflict, message: error.description)
-            default: throw HTTPError(.unprocessableContent, message: error.description)
-            }
-        }
     }
 }
