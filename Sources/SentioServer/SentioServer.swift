@@ -138,6 +138,7 @@ public enum SentioServer {
     /// The HTTP routes, in the order a request meets them.
     public static func router(_ platform: Platform, transport: Transport = .plain(redirectTo: nil)) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
+        if !platform.limits.trustedProxies.isEmpty { router.add(middleware: ForwardedClient(proxies: platform.limits.trustedProxies)) }
         router.add(middleware: ObservingMiddleware(metrics: platform.metrics, secure: transport == .tls))
         if case .plain(let port?) = transport { router.add(middleware: PlainHTTPRedirect(httpsPort: port)) }
         router.add(middleware: ControlCharacterGuard())
@@ -158,6 +159,7 @@ public enum SentioServer {
     /// The WebSocket routes (a router of their own, as Hummingbird advises).
     public static func webSocketRouter(_ platform: Platform) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
+        if !platform.limits.trustedProxies.isEmpty { router.add(middleware: ForwardedClient(proxies: platform.limits.trustedProxies)) }
         router.add(middleware: ObservingMiddleware(metrics: platform.metrics))
         router.add(middleware: SessionMiddleware(accounts: platform.accounts, checksEveryOrigin: true))
         StreamRoutes(platform: platform).register(webSocket: router)

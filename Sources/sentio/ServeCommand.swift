@@ -29,6 +29,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Stills and rooms a client address may ask for per second (bursts of 6×).") var requestRate = 5.0
     @Option(help: "Streams one guest address may hold at once (load generators playing many clients from one machine raise it).")
     var streamsPerClient = Limits().maxStreamsPerClient
+    @Option(help: "The address of a proxy in front of this server (repeat for several): its requests are the client its X-Forwarded-For names (docs/deploy.md).")
+    var trustedProxy: [String] = []
     @Option(help: ArgumentHelp("Tests and demonstrations only: every attendance check-in asks for these liveness actions (e.g. blink,open-mouth) instead of a random pair.", visibility: .hidden))
     var livenessChallenge: String?
 
@@ -42,6 +44,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--streams-per-client is 1 to \(configuration.limits.maxStreams)")
         }
         configuration.limits.maxStreamsPerClient = streamsPerClient
+        configuration.limits.trustedProxies = Set(trustedProxy)
         // A load generator's streams are all guests of one address: the share kept for
         // signed-in users is theirs too then.
         if streamsPerClient > configuration.limits.maxStreams - configuration.limits.reservedStreams { configuration.limits.reservedStreams = 0 }

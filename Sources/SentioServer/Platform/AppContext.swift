@@ -15,8 +15,9 @@ public struct Identity: Sendable {
 public struct AppContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<AppContext>
-    /// The client's IP address ("unknown" when the socket does not say).
-    public let client: String
+    /// The client's IP address ("unknown" when the socket does not say); behind a trusted
+    /// proxy, the address the proxy says it serves (``ForwardedClient``).
+    public internal(set) var client: String
     /// The connection (WebSocket routes keep what they resolved, and their refusals, by it).
     let channel: any Channel
     /// Set by ``SessionMiddleware`` from the session cookie.

@@ -15,17 +15,20 @@ final class ConnectionTable: @unchecked Sendable {
     private var total = 0
     let perClient: Int
     let limit: Int
+    /// Proxies carry many clients on their connections: only the total caps them.
+    let proxies: Set<String>
 
-    init(perClient: Int, limit: Int) {
+    init(perClient: Int, limit: Int, proxies: Set<String> = []) {
         self.perClient = perClient
         self.limit = limit
+        self.proxies = proxies
     }
 
     /// Counts a new connection from `client`; false (and nothing counted) when over a cap.
     func open(_ client: String) -> Bool {
         lock.withLock {
             let mine = open[client] ?? 0
-            guard mine < perClient, total < limit else { return false }
+            guard mine < perClient || proxies.contains(client), total < limit else { return false }
             open[client] = mine + 1
             total += 1
             return true

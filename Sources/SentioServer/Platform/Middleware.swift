@@ -198,3 +198,25 @@ struct ControlCharacterGuard: RouterMiddleware {
         return try await next(request, context)
     }
 }
+
+/// Behind a proxy every request comes from the proxy's address: for a request from one of
+/// the trusted proxies, the client is the last address of `X-Forwarded-For` (the one the proxy
+/// itself saw; earlier ones are the client's word), so that every per-address limit counts the
+/// real client. From any other address the header is ignored.
+struct ForwardedClient: RouterMiddleware {
+    typealias Context = AppContext
+    let proxies: Set<String>
+
+    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+        guard proxies.contains(context.client), let header = request.headers[values: .xForwardedFor].last,
+              let last = header.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty, last.count <= 45
+        else { return try await next(request, context) }
+        var context = context
+        context.client = last
+        return try await next(request, context)
+    }
+}
+
+extension HTTPField.Name {
+    static let xForwardedFor = Self("X-Forwarded-For")!
+}

@@ -65,7 +65,7 @@ public final class Platform: Sendable {
         admission = ComputeAdmission(limits: limits)
         // Keep a margin of files for the database, models, pages and the streams' own use.
         connections = ConnectionTable(perClient: limits.maxConnectionsPerClient,
-                                      limit: max(64, min(limits.maxConnections, openFileLimit() - 256)))
+                                      limit: max(64, min(limits.maxConnections, openFileLimit() - 256)), proxies: limits.trustedProxies)
         loginFailures = FailureWindow(limit: limits.loginFailures, seconds: limits.loginWindowSeconds)
         codeGuesses = FailureWindow(limit: limits.codeGuessFailures, seconds: limits.codeGuessWindowSeconds)
         signIns = SignInThrottle(perPair: limits.loginFailures, perAddress: limits.loginFailuresPerAddress, seconds: limits.loginWindowSeconds)
