@@ -3,7 +3,7 @@ test's own page.evaluate can run; test_home runs under the policy): the home pag
 camera (and receiving the same landmarks as a still of the same frame), pairing a phone's camera
 and motion sensors with a desktop page, and the error paths (camera refused, offline).
 """
-import json, math, urllib.request
+import json, math, pathlib, re, urllib.request
 
 import pytest
 
@@ -181,3 +181,33 @@ def test_safe_next(browser, server):
     page.goto(server + "/attendance/?next=%2F%09%2Fevil.example")
     assert page.url.startswith(server)
     context.close()
+
+
+def test_signed_in_user_opens_rooms(browser, iv_server):
+    """Issue 35: the pairing page and the arcade opened rooms with a raw fetch that left out the
+    CSRF token, so a signed-in user got 403; only guests had been tried."""
+    context = browser.new_context(bypass_csp=True, viewport=SIZES["desktop"])
+    page = context.new_page()
+    page.goto(iv_server["url"] + "/account/")
+    page.get_by_label("User name").fill(iv_server["username"])
+    page.get_by_label("Password", exact=True).fill(iv_server["password"])
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_selector("#signed-in:not(.hidden)")
+    page.goto(iv_server["url"] + "/pair/")
+    page.get_by_role("button", name="Use the phone's camera").click()
+    page.wait_for_function("document.getElementById('code').textContent.length === 6")
+    page.goto(iv_server["url"] + "/arcade/")
+    page.get_by_role("button", name="Play on this screen, phone as controller").click()
+    page.wait_for_function("/^[A-Z0-9]{6}$/.test(document.getElementById('code').textContent)", timeout=15000)
+    context.close()
+
+
+def test_no_raw_fetch_outside_the_api_module():
+    """Every page reaches the API through /js/account.js's api() (the CSRF token, the server's
+    reasons, the offline message): a raw fetch elsewhere is how the room pages lost the token."""
+    public = pathlib.Path(__file__).resolve().parents[2] / "Sources/SentioServer/Public"
+    scripts = [p for p in public.rglob("*.js") if p.relative_to(public).as_posix() != "js/account.js"]
+    assert len(scripts) > 20, "the pages' scripts were not found"
+    offenders = [f"{p.relative_to(public)}:{n}" for p in scripts for n, line in enumerate(p.read_text().splitlines(), 1)
+                 if re.search(r"(?<![\w.])fetch\(", line)]
+    assert not offenders, offenders

@@ -3,6 +3,7 @@
 // sensors), and a phone alone (streams and draws). The server fuses the samples (SentioMotion,
 // 6D) and detects the throws; this page keeps the games' rules and draws.
 import { socketURL } from "/js/stream.js";
+import { api } from "/js/account.js";
 import { relative, euler, advance, degrees, identity } from "/arcade/attitude.js";
 import { Plane, Basketball } from "/arcade/games.js";
 import { Cube } from "/arcade/cube.js";
@@ -49,9 +50,7 @@ async function desktop() {
   say("status", "Opening a room…");
   let opened;
   try {
-    const response = await fetch("/api/v1/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ purpose: "arcade" }) });
-    if (!response.ok) throw new Error((await response.json()).error?.message || response.statusText);
-    opened = await response.json();
+    opened = await api("/api/v1/rooms", { method: "POST", json: { purpose: "arcade" } });
   } catch (error) {
     say("status", `Could not open a room: ${error.message}`, "bad");
     return;

@@ -4,6 +4,7 @@
 import { StreamClient, socketURL } from "/js/stream.js";
 import { draw } from "/js/draw.js";
 import { openCamera, grabJPEG } from "/js/camera.js";
+import { api } from "/js/account.js";
 
 const $ = (id) => document.getElementById(id);
 const room = new URLSearchParams(location.search).get("room")?.toUpperCase();
@@ -23,9 +24,9 @@ async function openRoom(purpose) {
   say("desktop-status", "Opening a room…");
   let opened;
   try {
-    const response = await fetch("/api/v1/rooms", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ purpose }) });
-    if (!response.ok) throw new Error((await response.json()).error?.message || response.statusText);
-    opened = await response.json();
+    // Through the API module: a signed-in user's POST must carry the session's CSRF token
+    // (a raw fetch left it out, and a signed-in user got 403).
+    opened = await api("/api/v1/rooms", { method: "POST", json: { purpose } });
   } catch (error) {
     say("desktop-status", `Could not open a room: ${error.message}`, "bad");
     return;
@@ -100,9 +101,7 @@ async function phone(code) {
   $("phone-code").textContent = code;
   let purpose;
   try {
-    const response = await fetch(`/api/v1/rooms/${encodeURIComponent(code)}`);
-    if (!response.ok) throw new Error((await response.json()).error?.message || response.statusText);
-    purpose = (await response.json()).purpose;
+    purpose = (await api(`/api/v1/rooms/${encodeURIComponent(code)}`)).purpose;
   } catch (error) {
     say("phone-status", `This room is not open: ${error.message}. Ask for a new code.`, "bad");
     $("phone-start").disabled = true;
