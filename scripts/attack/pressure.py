@@ -10,7 +10,7 @@ Attacks (all by default):
             administrator's kiosk must still connect
   embeds    twelve /faces/embed?detector=mmod&upsample=1&jitter=10 at once from three addresses
             (127.0.0.5-7), a 640×640 JPEG (~40 KiB), kept up while the victim measures
-  bombs     sixty 24-megapixel WebP files of about 1 KB posted at once (127.0.0.8); the
+  bombs     sixty 24-megapixel WebP files of about 1 KB posted at once (127.0.0.20-25); the
             server's resident memory is sampled every 20 ms
   imports   three 300-row CSV imports at once (the administrator, 127.0.0.10)
 
@@ -46,13 +46,16 @@ def p95(values):
 
 
 def victim(port, photo, count):
-    """`count` sequential stills from the victim's address; their times in ms and statuses."""
+    """`count` stills from the victim's address, four a second (within the per-address request
+    rate, as a person's page sends them); their times in ms and statuses."""
     times, statuses = [], []
     for _ in range(count):
         started = time.perf_counter()
         status, _, _ = request(port, "127.0.0.9", "POST", "/api/v1/faces", photo, {"Content-Type": "image/jpeg"})
-        times.append((time.perf_counter() - started) * 1000)
+        elapsed = time.perf_counter() - started
+        times.append(elapsed * 1000)
         statuses.append(status)
+        time.sleep(max(0.0, 0.25 - elapsed))
     return times, statuses
 
 
@@ -201,9 +204,11 @@ def attack_bombs(port, server_pid, webp):
 
     def burst():
         while not attack.stop.is_set():
+            # Sixty at once, ten from each of six addresses: within every per-address request
+            # limit, so that only the budget of decoded pixels stands between them and memory.
             with concurrent.futures.ThreadPoolExecutor(60) as pool:
-                futures = [pool.submit(request, port, "127.0.0.8", "POST", "/api/v1/pose", webp, {"Content-Type": "image/webp"}, 120)
-                           for _ in range(60)]
+                futures = [pool.submit(request, port, f"127.0.0.{20 + k % 6}", "POST", "/api/v1/pose", webp, {"Content-Type": "image/webp"}, 120)
+                           for k in range(60)]
                 for f in futures:
                     try:
                         status = f.result()[0]
@@ -226,7 +231,7 @@ def attack_imports(port, admin, course_ids):
             rows = "username,display name\n" + "".join(f"imp{index}-{int(time.time())}-{i},Student {i}\n" for i in range(300))
             started = time.time()
             try:
-                status = admin.csv(f"/api/v1/attendance/courses/{course_ids[index]}/students", rows)
+                status = admin.csv(f"/api/v1/attendance/courses/{course_ids[index]}/students.csv", rows)
             except OSError as error:
                 status = type(error).__name__
             with lock:

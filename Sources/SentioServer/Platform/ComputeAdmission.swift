@@ -18,8 +18,15 @@ struct StillCost: Sendable {
     var milliseconds: Double
     var pixels: Int
 
-    /// Work estimated at over a second of one core runs on the long lane.
-    var lane: Lane { milliseconds > 1000 ? .long : .short }
+    /// Work estimated at over a second of one core runs on the long lane, and so does any large
+    /// image: a burst of 24-megapixel files (each quick to decode, but each tens of megabytes
+    /// to fault in and scan) held both compute threads and made a 10 ms still wait 100 ms
+    /// behind them (scripts/attack/pressure, bombs).
+    var lane: Lane { milliseconds > 1000 || pixels > Self.largeImagePixels ? .long : .short }
+
+    /// Images above this many pixels (8 MP: a phone camera's full resolution is 12) take the
+    /// long lane.
+    static let largeImagePixels = 8_000_000
 
     /// Decoding costs about 20 ms a megapixel on this kind of machine (JPEG ~10, WebP ~20).
     static func decoding(pixels: Int) -> Double { Double(pixels) / 1e6 * 20 }
