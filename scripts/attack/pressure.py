@@ -2,7 +2,7 @@
 """Another client's /api/v1/faces under attack, side by side with the same requests on an idle
 server (issue 34's acceptance). Loopback only, bounded in count and time.
 
-    scripts/attack/pressure [--bin .build/release/sentio] [--rounds 2] [--requests 40] [attacks...]
+    scripts/attack/pressure [--bin .build/release/sentio] [--rounds 2] [--requests 80] [attacks...]
 
 Attacks (all by default):
   sockets   20,000 idle sockets from one address (127.0.0.2), reopened as the server closes them
@@ -95,6 +95,8 @@ class Attack:
 
 
 def attack_sockets(port, total=20000):
+    # This process's own files bound how many it can hold (the hard limit, less what it uses).
+    total = min(total, resource.getrlimit(resource.RLIMIT_NOFILE)[1] - 300)
     attack = Attack()
     attack.report = {"wanted": total, "opened": 0, "closed_by_server": 0, "held_at_end": 0}
     sockets = []
@@ -113,9 +115,13 @@ def attack_sockets(port, total=20000):
                     break
                 sockets.append(s)
                 attack.report["opened"] += 1
-            # Forget what the server closed, and open those again.
-            ready, _, _ = select.select(sockets[:1000], [], [], 0.2) if sockets else ([], [], [])
-            for s in ready:
+            # Forget what the server closed, and open those again (poll: select stops at fd 1024).
+            poller = select.poll()
+            by_fd = {s.fileno(): s for s in sockets}
+            for fd in by_fd:
+                poller.register(fd, select.POLLIN | select.POLLHUP | select.POLLERR)
+            for fd, _ in poller.poll(200):
+                s = by_fd[fd]
                 try:
                     if s.recv(1) == b"":
                         raise OSError
@@ -129,8 +135,16 @@ def attack_sockets(port, total=20000):
         for s in sockets:
             s.close()
 
-    attack.start(run)
-    time.sleep(3)  # the sockets open before the victim measures
+    def guarded():
+        try:
+            run()
+        except Exception as error:  # a crashed attacker would measure nothing: say so
+            attack.report["error"] = repr(error)
+            for s in sockets:
+                s.close()
+
+    attack.start(guarded)
+    time.sleep(5)  # the sockets open before the victim measures
     return attack
 
 
@@ -269,7 +283,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", default=os.environ.get("SENTIO_BIN", ".build/release/sentio"))
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--requests", type=int, default=40)
+    parser.add_argument("--requests", type=int, default=80)
     parser.add_argument("attacks", nargs="*", default=["sockets", "streams", "embeds", "bombs", "imports"])
     options = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
