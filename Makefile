@@ -8,7 +8,7 @@ MEDIAPIPE ?= $(HOME)/.cache/sentio/reference/mediapipe-0.10.21
 DLIB ?= $(HOME)/.cache/sentio/reference/dlib-20.0.1
 FIXTURES ?= $(or $(SENTIO_FIXTURES),../shared/fixtures)
 
-.PHONY: drawing-judge run demo test deps models reference release bench-jpeg bench-load bench-neural bench-motion bench-face bench-streams clean
+.PHONY: drawing-judge run demo test deps models reference release bench-jpeg bench-load bench-neural bench-motion bench-face bench-streams attack clean
 
 deps:
 	@scripts/install-deps
@@ -71,7 +71,8 @@ reference: models
 #
 # The server's part: the store and server suites run on SQLite and on a throwaway PostgreSQL
 # (scripts/with-postgres); then SIGKILL during 200 writes on each database, 10,000 malformed
-# WebSocket messages, schemathesis against the OpenAPI document, and the pages in Chromium.
+# WebSocket messages, three servers behind HAProxy with one killed (scripts/failover),
+# schemathesis against the OpenAPI document, and the pages in Chromium.
 # Everything is built once (release, tests included) and then only run.
 test: models reference
 	$(SWIFT) build -c release --build-tests
@@ -80,6 +81,7 @@ test: models reference
 	.build/release/sentio-fuzz $(FUZZ_ITERATIONS)
 	scripts/crash-test --bin .build/release/sentio
 	scripts/with-postgres sh -c 'scripts/crash-test --bin .build/release/sentio --database "$$SENTIO_TEST_POSTGRES"'
+	scripts/failover --runs 3 --bin .build/release/sentio
 	scripts/ws-fuzz --bin .build/release/sentio --messages 10000
 	scripts/api-fuzz --bin .build/release/sentio --examples 120
 	SENTIO_BIN=.build/release/sentio scripts/browser-tests
@@ -97,6 +99,11 @@ bench-neural: models release
 
 bench-motion:
 	scripts/bench-motion
+
+# Another client's stills under each attack of issue 34, side by side with an idle server (not
+# part of the tests: a measurement; docs/hardening.md).
+attack: release
+	scripts/attack/pressure
 
 # 32 face sessions at once over shared models against one session alone (not part of the tests).
 bench-streams: models release

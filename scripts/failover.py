@@ -5,7 +5,8 @@ Run by scripts/failover (inside scripts/with-postgres). Each run:
      (health check GET /healthz every 300 ms, down after 2 failures, up after 2 successes;
      redispatch on a refused connection; the sessions of a server marked down are shut);
   2. runs clients through the proxy: face streams (frames at 5/s), a pairing room with a phone's
-     motion stream and a desktop watcher, an arcade room the same way, and a writer opening rooms
+     motion stream and a desktop watcher, an arcade room the same way, two check-in kiosks of a
+     lecture (the administrator's session, frames at 3/s), and a writer opening rooms
      (each acknowledged room must exist at the end); every client reconnects with back-off
      (100 ms, doubling to 1 s) when its socket drops;
   3. checks that the streams spread over the three servers (each server's own /metrics);
@@ -215,6 +216,32 @@ async def run_once(options, database, number):
                 write_errors[0] += 1
             await asyncio.sleep(0.05)
 
+    # Check-ins: a lecture's kiosk (the administrator's session, which the database holds for
+    # every server), sending camera frames and answered on each.
+    subprocess.run([options.bin, "admin", "create", "--username", f"registrar{number}", "--database", database, "--data-dir", str(work / "admin")],
+                   input="registrar password 1\n", text=True, check=True, capture_output=True)
+    with urllib.request.urlopen(urllib.request.Request(f"http://{base}/api/v1/session", method="POST",
+                                                       data=json.dumps({"username": f"registrar{number}", "password": "registrar password 1"}).encode(),
+                                                       headers={"Content-Type": "application/json"})) as response:
+        cookie = response.headers["Set-Cookie"].split(";")[0]
+        csrf = json.loads(response.read())["csrfToken"]
+    staff = {"Content-Type": "application/json", "Cookie": cookie, "X-CSRF-Token": csrf}
+    course = json.loads(http("POST", f"http://{base}/api/v1/attendance/courses",
+                             json.dumps({"code": f"FO{number}", "title": "Failover", "academicYear": "2026/27"}).encode(), staff)[1])
+    now = int(time.time() * 1000)
+    lecture = json.loads(http("POST", f"http://{base}/api/v1/attendance/courses/{course['id']}/lectures",
+                              json.dumps({"title": "Week 1", "startsAt": now - 60_000, "endsAt": now + 3_600_000}).encode(), staff)[1])
+
+    async def kiosk(ws, client):
+        while not client.stop:
+            await ws.send(frame)
+            await asyncio.wait_for(ws.recv(), 5)
+            client.answered_now()
+            await asyncio.sleep(0.3)
+
+    for k in range(2):
+        clients.append(Client(f"kiosk{k}", f"ws://{base}/api/v1/attendance/lectures/{lecture['id']}/kiosk", kiosk, 0.3, outages,
+                              headers={"Cookie": cookie}))
     tasks = [asyncio.create_task(c.run()) for c in clients] + [asyncio.create_task(writer())]
     await asyncio.sleep(6)
     opened_before = [metric(p, "sentio_streams_total") for p in cluster.ports]
