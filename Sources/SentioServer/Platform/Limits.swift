@@ -13,7 +13,7 @@ public struct Limits: Sendable {
     /// `reservedStreams` only for signed-in users; per guest address and per signed-in user.
     public var maxStreams = 96
     public var reservedStreams = 32
-    public var maxStreamsPerClient = 8
+    public var maxStreamsPerClient = 16
     public var maxStreamsPerUser = 8
     /// Room watchers open at once, in all (a quarter kept for signed-in users) and per owner.
     public var maxWatchers = 2048
