@@ -46,11 +46,11 @@ public struct Limits: Sendable {
     /// Connections open at once from one client address, and in all (the total is also kept
     /// under the process's open-file limit, which the server raises to what the host allows).
     public var maxConnectionsPerClient = 256
+    public var maxConnections = 16_384
     /// Addresses of proxies in front of the server (HAProxy, nginx): their connections are not
     /// capped per address, and a request from one is the client its `X-Forwarded-For` names
     /// (docs/deploy.md).
     public var trustedProxies: Set<String> = []
-    public var maxConnections = 16_384
     /// Seconds from a connection's start, or a response's end, to the next complete request
     /// head; a body's longest pause; a body's whole time, plus its length at
     /// `requestBodyBytesPerSecond` (see ConnectionGuard).
