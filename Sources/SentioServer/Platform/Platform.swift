@@ -78,6 +78,6 @@ public final class Platform: Sendable {
 
     /// Makes a user (what `sentio admin create` does); the error says what to change.
     public func createUser(username: String, displayName: String?, role: Role, password: String) async throws -> User {
-        try await AccountRoutes(platform: self).createUser(.init(username: username, displayName: displayName, role: role, password: password, mustChangePassword: false), actor: nil)
+        try await AccountRoutes(platform: self).createUser(.init(username: username, displayName: displayName, role: role, password: password), actor: nil)
     }
 }

@@ -72,9 +72,10 @@ struct AccountRoutes {
             try Response.json(try await platform.accounts.users())
         }
         router.route(.post, "/api/v1/users") { request, context in
-            let new = try await decode(NewUser.self, request, context)
+            var new = try await decode(NewUser.self, request, context)
             // The administrator chose this password: its owner replaces it at the first sign-in.
-            let user = try await createUser(new, actor: context.identity?.user.id, mustChangePassword: new.mustChangePassword ?? true)
+            new.mustChangePassword = new.mustChangePassword ?? true
+            let user = try await createUser(new, actor: context.identity?.user.id)
             return try Response.json(user, status: .created)
         }
         router.route(.get, "/api/v1/users/{id}") { _, context in
@@ -116,9 +117,9 @@ struct AccountRoutes {
                                                 keepSession: identity.tokenHash)
     }
 
-    /// Validates and stores a new user (also `sentio admin create`); `mustChangePassword` when
-    /// someone other than the user chose the password.
-    func createUser(_ new: NewUser, actor: String?, mustChangePassword: Bool = false) async throws -> User {
+    /// Validates and stores a new user (also `sentio admin create`); `new.mustChangePassword`
+    /// when someone other than the user chose the password (no by default).
+    func createUser(_ new: NewUser, actor: String?) async throws -> User {
         let name = new.username.trimmingCharacters(in: .whitespaces)
         if let problem = Accounts.usernameProblem(name) { throw HTTPError(.badRequest, message: problem) }
         if let problem = Passwords.problem(with: new.password) { throw HTTPError(.badRequest, message: problem) }
@@ -127,7 +128,7 @@ struct AccountRoutes {
         do {
             return try await platform.accounts.create(username: name, displayName: display, role: new.role,
                                                       passwordHash: try await platform.passwords.hash(new.password), actor: actor,
-                                                      mustChangePassword: mustChangePassword)
+                                                      mustChangePassword: new.mustChangePassword ?? false)
         } catch let error as StoreError {
             if case .conflict = error { throw HTTPError(.conflict, message: error.description) }
             throw error
