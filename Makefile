@@ -83,7 +83,7 @@ test: models reference
 	scripts/with-postgres sh -c 'scripts/crash-test --bin .build/release/sentio --database "$$SENTIO_TEST_POSTGRES"'
 	scripts/failover --runs 3 --bin .build/release/sentio
 	scripts/ws-fuzz --bin .build/release/sentio --messages 10000
-	scripts/api-fuzz --bin .build/release/sentio --examples 120
+	scripts/api-fuzz --bin .build/release/sentio --examples 40
 	SENTIO_BIN=.build/release/sentio scripts/browser-tests
 	$(SWIFT) build -c release --sanitize=thread --product sentio-stress --scratch-path .build-tsan
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" .build-tsan/release/sentio-stress 20

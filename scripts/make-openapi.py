@@ -21,10 +21,10 @@ def path_param(name, description, schema=None):
 IMAGE_BODY = {
     "required": True,
     "description": "The image: JPEG, PNG or WebP (decoded by its content), at most 16 MiB and 24 megapixels.",
-    "content": {t: {"schema": {"type": "string", "format": "binary"}} for t in ("image/jpeg", "image/png", "image/webp")},
+    "content": {t: {"schema": {"type": "string", "format": "binary", "minLength": 1}} for t in ("image/jpeg", "image/png", "image/webp")},
 }
 STILL_ERRORS = {
-    "400": err("A query parameter is unknown or out of range."),
+    "400": err("A query parameter is unknown or out of range, or the body is empty."),
     "413": err("The body is over 16 MiB."),
     "415": err("The body is not sent as image/jpeg, image/png or image/webp."),
     "422": err("The body is not a readable image (or the pipeline could not use it)."),
@@ -90,7 +90,14 @@ schemas = {
                     "trainerLevel": {"type": "integer", "nullable": True, "minimum": 1, "maximum": 80},
                     "lucky": {"type": "boolean"}, "shadow": {"type": "boolean"}, "purified": {"type": "boolean"},
                     "obtained": {"type": "string", "enum": ["wild", "weather", "hatched", "raid", "research", "trade", "lucky-trade", "purified"]},
-                    "appraisal": {"type": "object", "nullable": True}, "statsAsOf": {"type": "string", "nullable": True, "format": "date"}},
+                    "appraisal": {"nullable": True, "oneOf": [
+                        obj({"kind": {"type": "string", "enum": ["stars"]}, "stars": {"type": "integer", "minimum": 0, "maximum": 4},
+                             "bars": {"type": "array", "minItems": 3, "maxItems": 3, "items": {"type": "integer", "minimum": 0, "maximum": 15},
+                                      "description": "Attack, defense, stamina, when read exactly."}}, ["kind", "stars"]),
+                        obj({"kind": {"type": "string", "enum": ["leader"]}, "overall": {"type": "integer", "minimum": 1, "maximum": 4},
+                             "best": {"type": "integer", "minimum": 1, "maximum": 4},
+                             "bestStats": {"type": "array", "items": {"type": "string", "enum": ["attack", "defense", "stamina"]}}},
+                            ["kind", "overall", "best"])]}, "statsAsOf": {"type": "string", "nullable": True, "format": "date"}},
                    ["species", "hp"]),
     "IVEvaluation": obj({"species": {"type": "object"}, "combinations": {"type": "array", "items": {"$ref": "#/components/schemas/IV"}},
                          "levels": {"type": "array", "items": num}, "problem": {"type": "string", "nullable": True},
@@ -109,6 +116,31 @@ COLLECTION_QUERY = [
     q("lucky", {"type": "boolean"}, "Only lucky (true) or not lucky (false)."),
     q("shadow", {"type": "boolean"}, "Only shadow (true) or not (false)."),
 ]
+
+USERNAME = {"type": "string", "pattern": "^[A-Za-z0-9._-]{3,40}$", "description": "3 to 40 letters a–z, digits, dots, dashes or underscores (kept lower-cased)."}
+PASSWORD = {"type": "string", "minLength": 10, "maxLength": 72, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
+            "description": "10 characters or more, at most 72 bytes in UTF-8 (bcrypt reads no further), no control characters."}
+def text(maximum, description=""):
+    """A short typed field (SentioStore's TextField): at most `maximum` characters (code points,
+    as sent), no control characters, not only spaces; kept without surrounding spaces."""
+    return {"type": "string", "maxLength": maximum, "allOf": [{"pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"}, {"pattern": "\\S"}],
+            "description": (description + " " if description else "") + f"1 to {maximum} characters, not only spaces, no control characters."}
+DISPLAY_NAME = text(100)
+# 2026/27: four digits, a slash, the next year's last two (every pair spelled out: 99/00 too).
+ACADEMIC_YEAR = {"type": "string", "pattern": "^[0-9]{2}(" + "|".join(f"{y:02d}/{(y + 1) % 100:02d}" for y in range(100)) + ")$",
+                 "description": "A year like 2026/27."}
+LEVELS = ["eyes", "smile", "mouth", "nose", "dark", "colours", "fruit", "hand", "drawing", "loud", "keyword", "turns",
+          "theme", "plugs", "offline", "volume", "sos"]
+DEVICE_LEVELS = ["theme", "plugs", "offline", "volume"]
+
+# What the scanner read, field by field (the scan's answer), kept with a saved scan.
+SCAN_FIELDS = {"type": "object", "description": "The scan's fields as POST /api/v1/iv/scan answered them.",
+               "additionalProperties": {"type": "object", "required": ["text", "confidence", "box"],
+                                        "properties": {"text": {"type": "string"}, "confidence": {"type": "number"},
+                                                       "box": {"type": "array", "items": {"type": "integer"}}}}}
+
+# A time: Unix milliseconds from 1970 to the end of 9999 (AttendanceRegister.lastMillisecond).
+MILLISECONDS = {"type": "integer", "minimum": 0, "maximum": 253_402_300_799_999}
 
 ref = lambda name: {"$ref": f"#/components/schemas/{name}"}
 json_body = lambda schema: {"required": True, "content": {"application/json": {"schema": schema}}}
@@ -138,7 +170,7 @@ paths = {
         "parameters": [q("threshold", {"type": "number", "minimum": 0, "maximum": 2}, "Same person below this distance (0.6)."),
                        q("jitter", {"type": "integer", "minimum": 0, "maximum": 10}, "Average N jittered chips.")],
         "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": obj({
-            "a": {"type": "string", "format": "binary"}, "b": {"type": "string", "format": "binary"}}, ["a", "b"])}}},
+            "a": {"type": "string", "format": "binary", "minLength": 1}, "b": {"type": "string", "format": "binary", "minLength": 1}}, ["a", "b"])}}},
         "responses": {**ok_json(ref("FaceComparison")), **STILL_ERRORS, "415": err("Not a multipart/form-data form.")}}},
     "/api/v1/iv/scan": still("Read a Pokémon GO screenshot and compute the IVs.", "sentio iv scan --json", ref("ScanReport"), [
         q("trainerLevel", {"type": "integer", "minimum": 1, "maximum": 80}, "The trainer's level (fixes the Pokémon's level from the arc)."),
@@ -146,7 +178,7 @@ paths = {
     "/api/v1/session": {
         "post": {"summary": "Sign in.", "tags": ["accounts"],
                  "description": "Sets the session cookie (HttpOnly, SameSite=Strict); the answer carries the CSRF token for X-CSRF-Token.",
-                 "requestBody": json_body(obj({"username": string, "password": string}, ["username", "password"])),
+                 "requestBody": json_body(obj({"username": string, "password": string}, ["username", "password"])),  # any text: a wrong one is a 401
                  "responses": {**ok_json(ref("Session")), "400": err("Malformed JSON."), "401": err("Wrong user name or password."),
                                "403": err("A cross-site request."), "413": err("Body over 64 KiB."), "415": err("Not JSON."),
                                "429": err("Too many failed sign-ins; see Retry-After.")}},
@@ -159,7 +191,7 @@ paths = {
         "put": {"summary": "Change your password.", "tags": ["accounts"],
                 "description": "Needs the current password; ends the user's other sessions. A user whose password someone else chose "
                                "(mustChangePassword) may call nothing else first.",
-                "requestBody": json_body(obj({"currentPassword": string, "newPassword": {"type": "string", "minLength": 10}},
+                "requestBody": json_body(obj({"currentPassword": string, "newPassword": PASSWORD},
                                              ["currentPassword", "newPassword"])),
                 "responses": {**ok_json(ref("Session")), "400": err("The new password is too short, too long or the same."),
                               "413": err("Body over 64 KiB."), "415": err("Not JSON."),
@@ -169,9 +201,9 @@ paths = {
         "get": {"summary": "All users (admin).", "tags": ["accounts"],
                 "responses": {**ok_json({"type": "array", "items": ref("User")}), **SIGNED_IN_ERRORS}},
         "post": {"summary": "Create a user (admin).", "tags": ["accounts"],
-                 "requestBody": json_body(obj({"username": string, "displayName": string,
+                 "requestBody": json_body(obj({"username": USERNAME, "displayName": DISPLAY_NAME,
                                                "role": {"type": "string", "enum": ["admin", "professor", "student", "player"]},
-                                               "password": {"type": "string", "minLength": 10},
+                                               "password": PASSWORD,
                                                "mustChangePassword": {"type": "boolean", "description": "Default true: the user replaces "
                                                                       "the password at the first sign-in."}},
                                               ["username", "role", "password"])),
@@ -191,7 +223,8 @@ paths = {
                               "responses": {**ok_json({"type": "array", "items": ref("AuditEntry")}), "400": err("Bad limit."), **SIGNED_IN_ERRORS}}},
     "/api/v1/rooms": {"post": {
         "summary": "Open a pairing room for an hour.", "tags": ["pairing"],
-        "requestBody": {"required": False, "content": {"application/json": {"schema": obj({"purpose": {"type": "string", "enum": ["camera", "motion", "arcade"]}})}}},
+        "requestBody": {"required": False, "content": {"application/json": {"schema": obj({"purpose": {"type": "string", "enum": ["camera", "motion", "arcade", None], "nullable": True,
+                                                                                                     "description": "What the phone joins for (null or left out: camera)."}})}}},
         "responses": {**ok_json(obj({"room": ref("Room"), "joinURL": string}, ["room", "joinURL"]), "Opened", "201"),
                       "400": err("Bad purpose or JSON."), "403": err("A cross-site request."), "413": err("Body over 64 KiB."),
                       "415": err("Not JSON."), "429": err("Too many rooms opened.")}}},
@@ -228,8 +261,10 @@ paths = {
         "post": {"summary": "Save a scan: joins an earlier scan of the same Pokémon, or the same screenshot again only updates its date.",
                  "tags": ["iv"],
                  "requestBody": {"required": True, "content": {
-                     "multipart/form-data": {"schema": obj({"entry": string, "fields": string, "image": {"type": "string", "format": "binary"}}, ["entry"])},
-                     "application/json": {"schema": obj({"entry": ref("IVEntry"), "fields": {"type": "object"}}, ["entry"])}}},
+                     "multipart/form-data": {"schema": obj({"entry": ref("IVEntry"), "fields": SCAN_FIELDS, "image": {"type": "string", "format": "binary", "minLength": 1}}, ["entry"]),
+                                             "encoding": {"entry": {"contentType": "application/json"}, "fields": {"contentType": "application/json"},
+                                                          "image": {"contentType": "image/jpeg, image/png, image/webp"}}},
+                     "application/json": {"schema": obj({"entry": ref("IVEntry"), "fields": SCAN_FIELDS}, ["entry"])}}},
                  "responses": {**ok_json({"type": "object"}, "Saved (joined or the same screenshot)"), **ok_json({"type": "object"}, "A new Pokémon", "201"),
                                "400": err("A malformed form or JSON."), "413": err("Over the size limit."), "415": err("Not a form or JSON, or the image is not JPEG, PNG or WebP."),
                                "422": err("No IV combination fits, or a field out of range."),
@@ -258,7 +293,7 @@ paths = {
                 "responses": {"200": {"description": "CSV", "content": {"text/csv": {"schema": string}}}, "400": err("A query parameter."),
                               "429": err("Too many requests from this client; see Retry-After."), **SIGNED_IN_ERRORS}},
         "post": {"summary": "Import a Poke Genie CSV: all rows or none.", "tags": ["iv"],
-                 "requestBody": {"required": True, "content": {"text/csv": {"schema": string}}},
+                 "requestBody": {"required": True, "content": {"text/csv": {"schema": {"type": "string", "minLength": 1}}}},
                  "responses": {**ok_json(obj({"imported": integer}, ["imported"]), "Imported", "201"), "400": err("Not UTF-8."),
                                "413": err("Over 8 MiB."), "415": err("Not text/csv."), "422": err("A line that does not parse or fit, named."),
                                "429": err("Too many requests from this client; see Retry-After."), **SIGNED_IN_ERRORS}},
@@ -275,10 +310,10 @@ paths = {
                                           "responses": {**ok_json({"type": "array", "items": ref("AttendancePerson")}), "400": err("A query parameter."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/courses": {
         "get": {"summary": "The courses the caller sees: all (admin), taught (professor), attended (student).", "tags": ["attendance"],
-                "parameters": [q("year", string, "Only this academic year, e.g. 2026/27.")],
+                "parameters": [q("year", ACADEMIC_YEAR, "Only this academic year, e.g. 2026/27.")],
                 "responses": {**ok_json({"type": "array", "items": ref("Course")}), "400": err("A query parameter."), **SIGNED_IN_ERRORS}},
         "post": {"summary": "Create a course (admin).", "tags": ["attendance"],
-                 "requestBody": json_body(obj({"code": string, "title": string, "academicYear": string}, ["code", "title", "academicYear"])),
+                 "requestBody": json_body(obj({"code": text(20), "title": text(120), "academicYear": ACADEMIC_YEAR}, ["code", "title", "academicYear"])),
                  "responses": {**ok_json(ref("Course"), "Created", "201"), "400": err("Malformed JSON."), "409": err("The code exists in that year."),
                                "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("A field out of range."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/courses/{course}": {
@@ -287,8 +322,8 @@ paths = {
     "/api/v1/attendance/courses/{course}/professors": {
         "parameters": [path_param("course", "The course's id.")],
         "post": {"summary": "Assign a professor (admin).", "tags": ["attendance"], "requestBody": json_body(obj({"user": string}, ["user"])),
-                 "responses": {**ok_json(ref("Course")), "400": err("Malformed JSON."), "404": err("No such course or person."), "413": err("Body over 64 KiB."),
-                               "415": err("Not JSON."), "422": err("The person is not a professor."), **SIGNED_IN_ERRORS}}},
+                 "responses": {**ok_json(ref("Course")), "400": err("Malformed JSON."), "404": err("No such course."), "413": err("Body over 64 KiB."),
+                               "415": err("Not JSON."), "422": err("No such person, or not a professor."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/courses/{course}/professors/{user}": {
         "parameters": [path_param("course", "The course's id."), path_param("user", "The professor's id.")],
         "delete": {"summary": "Unassign a professor (admin).", "tags": ["attendance"], "responses": {"204": {"description": "Done."}, "404": err("No such course."), **SIGNED_IN_ERRORS}}},
@@ -297,8 +332,8 @@ paths = {
         "get": {"summary": "The course's students (admin, its professors).", "tags": ["attendance"],
                 "responses": {**ok_json({"type": "array", "items": ref("AttendancePerson")}), "404": err("No such course of yours."), **SIGNED_IN_ERRORS}},
         "post": {"summary": "Enrol a student (admin).", "tags": ["attendance"], "requestBody": json_body(obj({"user": string}, ["user"])),
-                 "responses": {**ok_json({"type": "array", "items": ref("AttendancePerson")}), "400": err("Malformed JSON."), "404": err("No such course or person."),
-                               "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("The person is not a student."), **SIGNED_IN_ERRORS}}},
+                 "responses": {**ok_json({"type": "array", "items": ref("AttendancePerson")}), "400": err("Malformed JSON."), "404": err("No such course."),
+                               "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("No such person, or not a student."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/courses/{course}/students/{user}": {
         "parameters": [path_param("course", "The course's id."), path_param("user", "The student's id.")],
         "delete": {"summary": "Unenrol a student (admin).", "tags": ["attendance"], "responses": {"204": {"description": "Done."}, "404": err("No such course."), **SIGNED_IN_ERRORS}}},
@@ -306,7 +341,7 @@ paths = {
         "parameters": [path_param("course", "The course's id.")],
         "post": {"summary": "Import students from CSV (username, display name) as a background job (admin): existing students enrolled, "
                             "new ones created with a first password to change at the first sign-in; all or nothing.",
-                 "tags": ["attendance"], "requestBody": {"required": True, "content": {"text/csv": {"schema": string}}},
+                 "tags": ["attendance"], "requestBody": {"required": True, "content": {"text/csv": {"schema": {"type": "string", "minLength": 1}}}},
                  "responses": {**ok_json(ref("ImportJob"), "Queued; poll the job", "202"),
                                "400": err("Not UTF-8."), "404": err("No such course."), "413": err("Over 1 MiB."),
                                "415": err("Not text/csv."), "422": err("A bad line (user name, display name), named; no rows; over 2000 rows."),
@@ -320,7 +355,9 @@ paths = {
         "get": {"summary": "The course's lectures, newest first.", "tags": ["attendance"],
                 "responses": {**ok_json({"type": "array", "items": ref("Lecture")}), "404": err("No such course of yours."), **SIGNED_IN_ERRORS}},
         "post": {"summary": "Plan a lecture (admin, its professors).", "tags": ["attendance"],
-                 "requestBody": json_body(obj({"title": string, "startsAt": integer, "endsAt": integer}, ["title", "startsAt", "endsAt"])),
+                 "requestBody": json_body(obj({"title": text(120), "startsAt": {**MILLISECONDS, "description": "Unix milliseconds."},
+                                              "endsAt": {**MILLISECONDS, "description": "Unix milliseconds, after startsAt and within 12 hours of it."}},
+                                             ["title", "startsAt", "endsAt"])),
                  "responses": {**ok_json(ref("Lecture"), "Created", "201"), "400": err("Malformed JSON."), "404": err("No such course of yours."),
                                "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("A field out of range."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/courses/{course}/attendance.csv": {
@@ -358,7 +395,7 @@ paths = {
         "summary": "Check the signed-in user's face against their enrolment: marks the session face-checked and answers a proof (120 s, once).",
         "tags": ["attendance"], "requestBody": IMAGE_BODY,
         "responses": {**ok_json(obj({"proof": string, "distance": num, "expiresInSeconds": integer}), "Checked", "201"),
-                      "413": err("Over 16 MiB."), "415": err("Not an image type."), "422": err("Not a readable image, no usable face, or no enrolled face to compare with."),
+                      "400": err("The body is empty."), "413": err("Over 16 MiB."), "415": err("Not an image type."), "422": err("Not a readable image, no usable face, or no enrolled face to compare with."),
                       "429": err("Too many requests from this client; see Retry-After."), "503": err("The work ran past its deadline or the server is full; see Retry-After."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/people/{id}/faces": {
         "parameters": [path_param("id", "The person's id.")],
@@ -367,7 +404,7 @@ paths = {
         "post": {"summary": "Enrol a photo (admin): one face, looking straight, eyes open, at least 80 px; the photo kept only with keepPhoto=true (the person agreed).",
                  "tags": ["attendance"], "parameters": [q("keepPhoto", {"type": "boolean"}, "Keep the photo (the person agreed).")], "requestBody": IMAGE_BODY,
                  "responses": {**ok_json(obj({"faces": integer, "yaw": num, "keptPhoto": {"type": "boolean"}}), "Enrolled", "201"),
-                               "400": err("A query parameter."), "404": err("No such person."), "409": err("20 photos already."), "413": err("Over 16 MiB."),
+                               "400": err("A query parameter, or the body is empty."), "404": err("No such person."), "409": err("20 photos already."), "413": err("Over 16 MiB."),
                                "415": err("Not an image type."), "422": err("Not a readable image, or no usable face (the reason given)."), "429": err("Too many requests."),
                                "503": err("The work ran past its deadline or the server is full; see Retry-After."), **SIGNED_IN_ERRORS}},
         "delete": {"summary": "Delete every descriptor and photo of the person (admin, the person).", "tags": ["attendance"],
@@ -382,7 +419,7 @@ paths = {
         "post": {"summary": "The kiosk's 1:1 face check of a photo against the person (admin; records nothing). With course, also nobody enrolled (in any course) nearer.",
                  "tags": ["attendance"], "parameters": [q("course", string, "Apply the kiosk's whole rule (everyone with an enrolled face is the cohort); the course must exist.")], "requestBody": IMAGE_BODY,
                  "responses": {**ok_json(obj({"match": obj({"personID": string, "distance": num, "accepted": {"type": "boolean"}, "runnerUp": num}), "threshold": num})),
-                               "400": err("A query parameter."), "404": err("No enrolled face, or no such course."), "413": err("Over 16 MiB."), "415": err("Not an image type."),
+                               "400": err("A query parameter, or the body is empty."), "404": err("No enrolled face, or no such course."), "413": err("Over 16 MiB."), "415": err("Not an image type."),
                                "422": err("Not a readable image, or the photo cannot serve (no face, two faces, turned, too small, eyes closed)."),
                                "429": err("Too many requests."), "503": err("The work ran past its deadline or the server is full; see Retry-After."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/admin-handover": {"post": {
@@ -407,12 +444,12 @@ paths = {
                                                       "409": err("Signed in: the account's progress is played."), "413": err("Body over 64 KiB."), "415": err("Not JSON."),
                                                       "429": err("Too many tries.")}}},
     "/api/v1/puzzler/levels/{level}/hints": {
-        "parameters": [path_param("level", "The level's id (eyes, smile, …).")],
+        "parameters": [path_param("level", "The level's id.", {"type": "string", "enum": LEVELS})],
         "post": {"summary": "Buy the level's next hint for 50 points.", "tags": ["puzzler"],
                  "responses": {**ok_json(obj({"tier": integer, "text": string, "points": integer})), "429": err("Too many new players from this client."),
                                "404": err("No such level, or it is locked."), "409": err("Not enough points, or all three bought.")}}},
     "/api/v1/puzzler/levels/{level}/events": {
-        "parameters": [path_param("level", "A device level's id (theme, plugs, offline, volume).")],
+        "parameters": [path_param("level", "A device level's id.", {"type": "string", "enum": DEVICE_LEVELS})],
         "post": {"summary": "A device level's signals reported after the fact (the offline level, once back online); judged and stored.", "tags": ["puzzler"],
                  "requestBody": json_body(obj({"events": {"type": "array", "maxItems": 200, "items": obj({"name": string, "t": num}, ["name"])}}, ["events"])),
                  "responses": {**ok_json({"type": "object"}), "400": err("Malformed JSON, or not a device level."), "429": err("Too many new players from this client."),
@@ -426,7 +463,7 @@ paths = {
                  "responses": {**ok_json(obj({"credited": integer, "points": integer})), "400": err("Malformed JSON."), "429": err("Too many new players from this client."),
                                "404": err("No such round of yours."), "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("A negative count.")}}},
     "/api/v1/puzzler/pair": {"post": {"summary": "Open a room for a phone to play a motion or device level for this player.", "tags": ["puzzler"],
-                                      "requestBody": json_body(obj({"level": string}, ["level"])),
+                                      "requestBody": json_body(obj({"level": {"type": "string", "enum": LEVELS}}, ["level"])),
                                       "responses": {**ok_json(obj({"code": string, "level": string, "url": string, "qr": string}), "Opened", "201"),
                                                     "400": err("Malformed JSON or no such level."), "429": err("Too many new players from this client."), "404": err("The level is locked."),
                                                     "413": err("Body over 64 KiB."), "415": err("Not JSON."), "429": err("Too many rooms.")}}},
@@ -438,14 +475,72 @@ paths = {
                                            "responses": {**ok_json(obj({"levels": {"type": "array", "items": {"type": "object"}}})), **SIGNED_IN_ERRORS}}},
 }
 
+# Links: what one answer names, the next request can use (the stateful phase of
+# scripts/api-fuzz follows them, and they tell a reader how the calls chain).
+def link(source, method, status, target, target_method, parameters=None, body=None):
+    response = paths[source][method]["responses"][status]
+    name = target_method.capitalize() + "".join(p.strip("{}").replace(".", "").replace("-", "").capitalize() for p in target.split("/")[3:])
+    entry = {"operationRef": "#/paths/" + target.replace("~", "~0").replace("/", "~1") + "/" + target_method}
+    if parameters: entry["parameters"] = parameters
+    if body is not None: entry["requestBody"] = body
+    response.setdefault("links", {})[name] = entry
+COURSE = "/api/v1/attendance/courses/{course}"
+for target, method in [(COURSE, "get"), (COURSE + "/lectures", "get"), (COURSE + "/lectures", "post"), (COURSE + "/students", "get"),
+                       (COURSE + "/students", "post"), (COURSE + "/professors", "post"), (COURSE + "/attendance.csv", "get"),
+                       (COURSE + "/students.csv", "post")]:
+    link("/api/v1/attendance/courses", "post", "201", target, method, {"course": "$response.body#/id"})
+LECTURE = "/api/v1/attendance/lectures/{lecture}"
+for target, method in [(LECTURE, "get"), (LECTURE + "/open", "post"), (LECTURE + "/audit", "get"), (LECTURE + "/confirm", "post")]:
+    link(COURSE + "/lectures", "post", "201", target, method, {"lecture": "$response.body#/id"})
+link(COURSE + "/students.csv", "post", "202", "/api/v1/attendance/imports/{job}", "get", {"job": "$response.body#/id"})
+for target, method in [("/api/v1/users/{id}", "get"), ("/api/v1/users/{id}", "delete"), ("/api/v1/attendance/people/{id}/faces", "get"),
+                       ("/api/v1/attendance/people/{id}/faces", "post"), ("/api/v1/attendance/people/{id}/faces", "delete"),
+                       ("/api/v1/attendance/people/{id}/verify", "post")]:
+    link("/api/v1/users", "post", "201", target, method, {"id": "$response.body#/id"})
+for target in ["/api/v1/rooms/{code}", "/api/v1/rooms/{code}/qr.svg"]:
+    link("/api/v1/rooms", "post", "201", target, "get", {"code": "$response.body#/room/code"})
+link("/api/v1/puzzler/pair", "post", "201", "/api/v1/puzzler/pairings/{code}", "get", {"code": "$response.body#/code"})
+link("/api/v1/puzzler/meteors", "post", "201", "/api/v1/puzzler/meteors/{round}", "post", {"round": "$response.body#/round"})
+for target, method in [("/api/v1/iv/collection/{pokemon}", "get"), ("/api/v1/iv/collection/{pokemon}", "put"), ("/api/v1/iv/collection/{pokemon}", "delete")]:
+    link("/api/v1/iv/collection", "get", "200", target, method, {"pokemon": "$response.body#/0/id"})
+
+# Who may call: an operation that can answer 401 needs the session cookie, and an unsafe one
+# the CSRF token beside it (docs/server.md). Sign in with POST /api/v1/session.
+for path, item in paths.items():
+    for method, operation in item.items():
+        signing_in = (path, method) == ("/api/v1/session", "post")  # its 401 is a wrong password
+        if method != "parameters" and "401" in operation.get("responses", {}) and not signing_in:
+            operation["security"] = [{"session": []} if method == "get" else {"session": [], "csrf": []}]
+SECURITY_SCHEMES = {
+    "session": {"type": "apiKey", "in": "cookie", "name": "sentio_session",
+                "description": "The session cookie POST /api/v1/session sets (HttpOnly, SameSite=Strict)."},
+    "csrf": {"type": "apiKey", "in": "header", "name": "X-CSRF-Token",
+             "description": "The session's CSRF token (POST or GET /api/v1/session answers it); every POST, PUT and DELETE of a signed-in user carries it."},
+}
+
 document = {
     "openapi": "3.0.3",
     "info": {"title": "Sentio", "version": "1.0.0",
              "description": "Perception over HTTP: the CLI's commands as stills, accounts, pairing, the IV, attendance and puzzle applications. The live streams are WebSockets "
                             "(/api/v1/stream/faces, hands, pose, motion, gestures; /api/v1/rooms/{code}/events; the attendance kiosk; a puzzle level's /api/v1/puzzler/levels/{level}/play), described in docs/server.md, docs/play.md, docs/attendance.md and docs/puzzler-api.md."},
     "paths": paths,
-    "components": {"schemas": schemas},
+    "components": {"schemas": schemas, "securitySchemes": SECURITY_SCHEMES},
 }
+# The server's integers are 64-bit (Swift's Int): a number past that is not read (400), so the
+# document bounds every integer it does not bound more narrowly.
+def bound_integers(node):
+    if isinstance(node, dict):
+        if node.get("type") == "integer":
+            node.setdefault("format", "int64")
+            node.setdefault("minimum", -2**63)
+            node.setdefault("maximum", 2**63 - 1)
+        for value in node.values():
+            bound_integers(value)
+    elif isinstance(node, list):
+        for value in node:
+            bound_integers(value)
+bound_integers(document)
+
 out = pathlib.Path(__file__).resolve().parent.parent / "Sources/SentioServer/Public/api/openapi.json"
 out.write_text(json.dumps(document, indent=1, ensure_ascii=False) + "\n")
 print(f"wrote {out}")

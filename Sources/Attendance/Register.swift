@@ -50,9 +50,7 @@ public struct AttendanceRegister: Sendable {
     // MARK: Courses
 
     public func createCourse(code: String, title: String, academicYear: String, actor: String) async throws -> Course {
-        let code = code.trimmingCharacters(in: .whitespaces), title = title.trimmingCharacters(in: .whitespaces)
-        guard (1...20).contains(code.count) else { throw AttendanceError.invalid("code", "1 to 20 characters") }
-        guard (1...120).contains(title.count) else { throw AttendanceError.invalid("title", "1 to 120 characters") }
+        let code = try Self.text(code, "code", maximum: 20), title = try Self.text(title, "title", maximum: 120)
         guard Self.validYear(academicYear) else { throw AttendanceError.invalid("academicYear", "a year like 2026/27") }
         let id = RandomID.make()
         do {
@@ -68,10 +66,22 @@ public struct AttendanceRegister: Sendable {
     }
 
     /// "2026/27": two consecutive years.
-    static func validYear(_ text: String) -> Bool {
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let first = Int(parts[0]), parts[0].count == 4, let second = Int(parts[1]), parts[1].count == 2 else { return false }
+    /// A year like 2026/27: four digits, a slash, the next year's last two digits ("+123/24",
+    /// which `Int` would read, is not one).
+    public static func validYear(_ text: String) -> Bool {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let first = Int(parts[0]), let second = Int(parts[1]) else { return false }
         return (first + 1) % 100 == second
+    }
+
+    /// A typed field by the one text rule (``TextField``), its problem named.
+    static func text(_ value: String, _ field: String, maximum: Int) throws -> String {
+        switch TextField.check(value, maximum: maximum) {
+        case .success(let kept): return kept
+        case .failure(let problem): throw AttendanceError.invalid(field, problem.description)
+        }
     }
 
     /// The courses `user` sees: all (administrator), those they teach (professor) or attend (student).
@@ -146,7 +156,9 @@ public struct AttendanceRegister: Sendable {
             guard try await db.select().column("id").from("att_courses").where("id", .equal, SQLBind(course)).first() != nil else {
                 throw AttendanceError.notFound("course \(course)")
             }
-            guard let person = try await Self.person(db, user) else { throw AttendanceError.notFound("person \(user)") }
+            // The body names the person: someone unknown makes it unprocessable (422); a 404 is
+            // for the course of the path.
+            guard let person = try await Self.person(db, user) else { throw AttendanceError.invalid("user", "no person '\(user)'") }
             guard person.role == role else { throw AttendanceError.invalid("user", "\(person.username) is a \(person.role), not a \(role)") }
             // Already linked is no change: two requests at once insert once and audit once.
             guard try await db.raw("""
@@ -176,10 +188,20 @@ public struct AttendanceRegister: Sendable {
 
     // MARK: Lectures
 
+    /// 9999-12-31T23:59:59.999Z in Unix milliseconds: the latest time a lecture may have.
+    public static let lastMillisecond: Int64 = 253_402_300_799_999
+
     public func createLecture(course: String, title: String, startsAt: Int64, endsAt: Int64, actor: String) async throws -> Lecture {
-        let title = title.trimmingCharacters(in: .whitespaces)
-        guard (1...120).contains(title.count) else { throw AttendanceError.invalid("title", "1 to 120 characters") }
-        guard endsAt > startsAt, endsAt - startsAt <= 12 * 3_600_000 else { throw AttendanceError.invalid("endsAt", "after the start, within 12 hours") }
+        let title = try Self.text(title, "title", maximum: 120)
+        // Times are Unix milliseconds from 1970 to the end of year 9999: the check-in window and
+        // the late mark add to them, which near Int64's ends would overflow.
+        guard (0...Self.lastMillisecond).contains(startsAt), (0...Self.lastMillisecond).contains(endsAt) else {
+            throw AttendanceError.invalid("startsAt", "Unix milliseconds between 1970 and 9999")
+        }
+        // Subtracted with the overflow reported: Int64.min as the start (the API fuzzer sent it)
+        // trapped and stopped the server. A span past Int64.max is past 12 hours too.
+        let (span, overflow) = endsAt.subtractingReportingOverflow(startsAt)
+        guard endsAt > startsAt, !overflow, span <= 12 * 3_600_000 else { throw AttendanceError.invalid("endsAt", "after the start, within 12 hours") }
         let lecture = Lecture(id: RandomID.make(), courseID: course, title: title, startsAt: startsAt, endsAt: endsAt, state: .scheduled)
         try await store.transaction { db in
             guard try await db.select().column("id").from("att_courses").where("id", .equal, SQLBind(course)).first() != nil else {

@@ -142,6 +142,7 @@ public enum SentioServer {
         router.add(middleware: ObservingMiddleware(metrics: platform.metrics, secure: transport == .tls))
         if case .plain(let port?) = transport { router.add(middleware: PlainHTTPRedirect(httpsPort: port)) }
         router.add(middleware: ControlCharacterGuard())
+        router.add(middleware: UnmatchedRoute())
         router.add(middleware: SessionMiddleware(accounts: platform.accounts))
         router.add(middleware: FileMiddleware(platform.publicDirectory, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
                                               searchForIndexHtml: true))

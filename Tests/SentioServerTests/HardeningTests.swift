@@ -344,6 +344,11 @@ struct HardeningTests {
         try await server.run { client, port in
             let missing = try await client.execute(uri: "/api/v1/nothing-here", method: .get)
             #expect(missing.status == .notFound)
+            #expect(String(buffer: missing.body).contains("no API route"), "an unknown API path says so in the API's error shape")
+            // A known path with a method it lacks: 405 with Allow, not a 404 (the API fuzzer's find).
+            let wrongMethod = try await client.execute(uri: "/api/v1/users/someone", method: .init("TRACE")!)
+            #expect(wrongMethod.status == .methodNotAllowed && wrongMethod.headers[.allow] == "DELETE, GET")
+            #expect(try await client.execute(uri: "/healthz", method: .post).headers[.allow] == "GET")
             #expect(missing.headers[.xContentTypeOptions] == "nosniff")
             #expect(missing.headers[.contentSecurityPolicy]?.contains("form-action 'self'") == true)
             let unauthorized = try await client.execute(uri: "/api/v1/session", method: .get)

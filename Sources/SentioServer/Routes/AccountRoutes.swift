@@ -123,8 +123,11 @@ struct AccountRoutes {
         let name = new.username.trimmingCharacters(in: .whitespaces)
         if let problem = Accounts.usernameProblem(name) { throw HTTPError(.badRequest, message: problem) }
         if let problem = Passwords.problem(with: new.password) { throw HTTPError(.badRequest, message: problem) }
-        let display = (new.displayName ?? name).trimmingCharacters(in: .whitespacesAndNewlines)
-        guard (1...100).contains(display.count) else { throw HTTPError(.badRequest, message: "a display name has 1 to 100 characters") }
+        let display: String
+        switch TextField.check(new.displayName ?? name, maximum: 100) {
+        case .success(let kept): display = kept
+        case .failure(let problem): throw HTTPError(.badRequest, message: "display name: \(problem)")
+        }
         do {
             return try await platform.accounts.create(username: name, displayName: display, role: new.role,
                                                       passwordHash: try await platform.passwords.hash(new.password), actor: actor,

@@ -119,8 +119,7 @@ struct AttendanceFaceRoutes {
     /// none of the upload's metadata (GPS position, camera, time) is kept with it.
     func face(_ request: Request, _ context: AppContext, jitter: Int, keepPhoto: Bool = false) async throws -> (FaceCheck, Data?) {
         let compute = StillCompute(platform: platform)
-        try compute.admitRequest(context)
-        let photo = try compute.upload(try await compute.body(request), name: "the photo")
+        let photo = try await compute.upload(request, context, name: "the photo")
         let cost = StillCost.faces(model: .shortRange, iris: false) + StillCost.embed(detector: .blazeFace, upsample: 0, jitter: jitter, pixels: 0)
         return try await compute.run(context, [photo], milliseconds: cost) { worker, images in
             let check = try worker.faceCheck(images[0], jitter: jitter)

@@ -42,6 +42,9 @@ struct AttendanceRoutes {
         router.route(.get, "/api/v1/attendance/courses") { request, context in
             let me = try identity(context)
             let query = try Query(request, allowed: ["year"])
+            if let year = query.string("year"), !AttendanceRegister.validYear(year) {
+                throw HTTPError(.badRequest, message: "year is an academic year like 2026/27, not '\(year)'")
+            }
             try await faceGate(me)
             return try Response.json(try await register.courses(for: me.user.id, role: me.user.role.rawValue, year: query.string("year")))
         }
