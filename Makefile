@@ -19,15 +19,17 @@ models: deps
 release: deps
 	$(SWIFT) build -c release --product sentio
 
-# The puzzle game's drawing judge, trained once on the fixtures' drawings (about 80 s).
-drawing-judge: release
-	@scripts/drawing-judge .build/release/sentio
+# The puzzle game's drawing judge into the model store: the trained model committed in
+# models/drawings (its README: source, licence, checksums). `scripts/drawing-judge --train`
+# trains it again from the fixtures (about 90 s) and checks it is the same file.
+drawing-judge:
+	@scripts/drawing-judge
 
 # The web applications: the server on every network address, HTTPS with a self-signed certificate
 # for phones (made once, kept in the data folder), SQLite in ~/.local/share/sentio. It prints the
 # local address and, for a phone on the same network, the HTTPS address and its QR code.
 run: models release
-	@scripts/drawing-judge .build/release/sentio
+	@scripts/drawing-judge
 	.build/release/sentio serve --host 0.0.0.0 --tls auto
 
 # The face demo on a photo from a registry package (matplotlib's Grace Hopper): faces found,
@@ -76,7 +78,9 @@ reference: models
 # Everything is built once (release, tests included) and then only run.
 test: models reference
 	$(SWIFT) build -c release --build-tests
-	scripts/drawing-judge .build/release/sentio
+	scripts/drawing-judge
+	scripts/drawing-judge --train .build/release/sentio
+	scripts/fresh-install-check --bin .build/release/sentio
 	OMP_THREAD_LIMIT=1 scripts/with-postgres $(SWIFT) test -c release --skip-build  # Tesseract on one thread, as `sentio iv` runs it
 	.build/release/sentio-fuzz $(FUZZ_ITERATIONS)
 	scripts/crash-test --bin .build/release/sentio

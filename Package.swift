@@ -138,7 +138,7 @@ let package = Package(
         .executableTarget(
             name: "sentio",
             dependencies: [
-                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "SentioAudio", "IVScanner", "Attendance", "SentioServer", "SentioStore",
+                "SentioImage", "SentioNeural", "SentioVision", "SentioMotion", "SentioAudio", "IVScanner", "Attendance", "Puzzler", "SentioServer", "SentioStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

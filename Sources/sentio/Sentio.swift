@@ -9,7 +9,7 @@ struct Sentio: AsyncParsableCommand {
         commandName: "sentio",
         abstract: "Perception and motion sensing for Swift: images, models, faces, hands, motion, hearing.",
         version: "0.1.0",
-        subcommands: [FacesCommand.self, FaceCommand.self, HandsCommand.self, PoseCommand.self, ClassifyCommand.self, TrainCommand.self, GesturesCommand.self, StreamsCommand.self, MotionCommand.self, ListenCommand.self, IVCommand.self, ImageCommand.self, ModelCommand.self, ModelsCommand.self, ServeCommand.self, AdminCommand.self])
+        subcommands: [FacesCommand.self, FaceCommand.self, HandsCommand.self, PoseCommand.self, ClassifyCommand.self, TrainCommand.self, GesturesCommand.self, StreamsCommand.self, MotionCommand.self, ListenCommand.self, IVCommand.self, ImageCommand.self, ModelCommand.self, ModelsCommand.self, PuzzlerCommand.self, ServeCommand.self, AdminCommand.self])
 
     static func main() async {
         singleThreadedOpenMP()
