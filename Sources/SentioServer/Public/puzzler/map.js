@@ -80,6 +80,7 @@ function render() {
   }
   const stars = $("stars");
   stars.innerHTML = "";
+  twinkleLater();
   for (const level of levels) {
     const s = levelState(level.id);
     const [x, y] = positions.get(level.id);
@@ -99,6 +100,17 @@ function render() {
     stars.append(button);
   }
   if (state.chosen) showCard(state.chosen);
+}
+
+// The open stars twinkle (an infinite opacity animation) only once the map has been drawn:
+// WebKit (Safari's engine; measured in WebKitGTK) left every star of a freshly built map
+// unpainted for seconds while such an animation was starting with it — the lines showed, the
+// stars did not (issue 36). Started a second later, the stars are drawn at once and twinkle.
+let twinkleTimer = null;
+function twinkleLater() {
+  $("sky").classList.remove("twinkle");
+  clearTimeout(twinkleTimer);
+  twinkleTimer = setTimeout(() => $("sky").classList.add("twinkle"), 1000);
 }
 
 function choose(id) {
