@@ -74,7 +74,7 @@ reference: models
 # The server's part: the store and server suites run on SQLite and on a throwaway PostgreSQL
 # (scripts/with-postgres); then SIGKILL during 200 writes on each database, 10,000 malformed
 # WebSocket messages, three servers behind HAProxy with one killed (scripts/failover),
-# schemathesis against the OpenAPI document, and the pages in Chromium.
+# schemathesis against the OpenAPI document, the pages in Chromium, the star map in WebKit and Firefox.
 # Everything is built once (release, tests included) and then only run.
 test: models reference
 	$(SWIFT) build -c release --build-tests
@@ -89,6 +89,7 @@ test: models reference
 	scripts/ws-fuzz --bin .build/release/sentio --messages 10000
 	scripts/api-fuzz --bin .build/release/sentio --examples 40
 	SENTIO_BIN=.build/release/sentio scripts/browser-tests
+	scripts/engine-tests --bin .build/release/sentio
 	$(SWIFT) build -c release --sanitize=thread --product sentio-stress --scratch-path .build-tsan
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" .build-tsan/release/sentio-stress 20
 
