@@ -65,7 +65,6 @@ public struct AttendanceRegister: Sendable {
         return Course(id: id, code: code, title: title, academicYear: academicYear)
     }
 
-    /// "2026/27": two consecutive years.
     /// A year like 2026/27: four digits, a slash, the next year's last two digits ("+123/24",
     /// which `Int` would read, is not one).
     public static func validYear(_ text: String) -> Bool {
