@@ -177,7 +177,7 @@ paths = {
         q("statsAsOf", {"type": "string", "format": "date"}, "Use the base stats in force on this date (YYYY-MM-DD).")]),
     "/api/v1/session": {
         "post": {"summary": "Sign in.", "tags": ["accounts"],
-                 "description": "Sets the session cookie (HttpOnly, SameSite=Strict); the answer carries the CSRF token for X-CSRF-Token.",
+                 "description": "Sets the session cookie (HttpOnly, SameSite=Strict) and sentio_signed_in=1, a readable hint the pages use to skip the session check for guests; the answer carries the CSRF token for X-CSRF-Token.",
                  "requestBody": json_body(obj({"username": string, "password": string}, ["username", "password"])),  # any text: a wrong one is a 401
                  "responses": {**ok_json(ref("Session")), "400": err("Malformed JSON."), "401": err("Wrong user name or password."),
                                "403": err("A cross-site request."), "413": err("Body over 64 KiB."), "415": err("Not JSON."),

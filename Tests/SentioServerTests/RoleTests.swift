@@ -216,8 +216,17 @@ struct RoleTests {
         try await server.run { client, _ in
             let r = try await client.execute(uri: "/api/v1/session", method: .post, headers: [.contentType: "application/json"],
                                              body: ByteBuffer(string: #"{"username": "GRACE", "password": "\#(Self.password)"}"#))
-            let cookie = try #require(r.headers[.setCookie])
+            let cookies = r.headers[values: .setCookie]
+            let cookie = try #require(cookies.first { $0.hasPrefix("sentio_session=") })
             #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            // Beside it, the readable hint that lets a guest's pages skip the session check: "1", no secret.
+            let hint = try #require(cookies.first { $0.hasPrefix("sentio_signed_in=") })
+            #expect(hint.hasPrefix("sentio_signed_in=1;") && !hint.contains("HttpOnly") && hint.contains("SameSite=Strict"))
+            let token = String(cookie.split(separator: ";")[0])
+            let csrf = try #require((try r.body.json())["csrfToken"] as? String)
+            let out = try await client.execute(uri: "/api/v1/session", method: .delete, headers: [.cookie: token, HTTPField.Name("X-CSRF-Token")!: csrf])
+            #expect(out.headers[values: .setCookie].contains { $0.hasPrefix("sentio_signed_in=;") && $0.contains("Max-Age=0") },
+                    "signing out clears the hint too: \(out.headers[values: .setCookie])")
             let unknown = try await client.execute(uri: "/api/v1/session", method: .post, headers: [.contentType: "application/json"],
                                                    body: ByteBuffer(string: #"{"username": "nobody", "password": "\#(Self.password)"}"#))
             let wrong = try await client.execute(uri: "/api/v1/session", method: .post, headers: [.contentType: "application/json"],

@@ -211,3 +211,26 @@ def test_no_raw_fetch_outside_the_api_module():
     offenders = [f"{p.relative_to(public)}:{n}" for p in scripts for n, line in enumerate(p.read_text().splitlines(), 1)
                  if re.search(r"(?<![\w.])fetch\(", line)]
     assert not offenders, offenders
+
+
+GUEST_PAGES = ["/", "/lens/", "/pair/", "/gestures/", "/arcade/", "/puzzler/", "/puzzler/level.html?level=eyes", "/puzzler/phone.html",
+               "/iv/", "/iv/species.html?name=Pidgey", "/iv/collection.html", "/iv/pokemon.html", "/account/",
+               "/attendance/", "/attendance/admin.html", "/attendance/professor.html", "/attendance/student.html",
+               "/attendance/lecture.html", "/attendance/kiosk.html"]
+
+
+def test_guest_pages_are_quiet(browser, server):
+    """A guest opening any page (issue 36, "no noise"): no console error, no page error and no
+    request answered 4xx or 5xx — the pages used to ask GET /api/v1/session on every load and
+    get a 401 a browser logs as an error. Pages a guest cannot use send them to sign in."""
+    context = browser.new_context(viewport=SIZES["phone"])
+    page = context.new_page()
+    noise = []
+    page.on("pageerror", lambda e: noise.append(f"{page.url}: {e}"))
+    page.on("console", lambda m: noise.append(f"{page.url}: console {m.text}") if m.type == "error" else None)
+    page.on("response", lambda r: noise.append(f"{page.url}: {r.status} {r.request.method} {r.url}") if r.status >= 400 else None)
+    for path in GUEST_PAGES:
+        page.goto(server + path)
+        page.wait_for_timeout(1500)  # the page's first requests (some pages keep a socket or a poll open)
+    assert not noise, "\n".join(noise)
+    context.close()

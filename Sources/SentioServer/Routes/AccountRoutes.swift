@@ -47,6 +47,7 @@ struct AccountRoutes {
             var response = try Response.json(SessionInfo(user: user, csrfToken: csrf, expiresAt: record.expiresAt))
             response.setCookie(Cookie(name: SessionMiddleware.cookie, value: token, maxAge: Int(platform.limits.sessionSeconds),
                                       path: "/", secure: platform.secureCookies, httpOnly: true, sameSite: .strict))
+            response.setCookie(Self.signedInHint(maxAge: Int(platform.limits.sessionSeconds), secure: platform.secureCookies))
             return response
         }
         router.route(.get, "/api/v1/session") { _, context in
@@ -66,6 +67,7 @@ struct AccountRoutes {
             var response = Response(status: .noContent)
             response.setCookie(Cookie(name: SessionMiddleware.cookie, value: "", maxAge: 0, path: "/",
                                       secure: platform.secureCookies, httpOnly: true, sameSite: .strict))
+            response.setCookie(Self.signedInHint(maxAge: 0, secure: platform.secureCookies))
             return response
         }
         router.route(.get, "/api/v1/users") { _, _ in
@@ -136,6 +138,14 @@ struct AccountRoutes {
             if case .conflict = error { throw HTTPError(.conflict, message: error.description) }
             throw error
         }
+    }
+
+    /// A cookie the pages can read (the session's is HttpOnly) that says only "this browser
+    /// signed in": a page asks GET /api/v1/session when it is there, so a guest's page makes no
+    /// request answered 401, which browsers log as an error on every page (issue 36). It holds
+    /// no secret; a stale one costs one 401, after which the page deletes it.
+    static func signedInHint(maxAge: Int, secure: Bool) -> Cookie {
+        Cookie(name: "sentio_signed_in", value: maxAge > 0 ? "1" : "", maxAge: maxAge, path: "/", secure: secure, httpOnly: false, sameSite: .strict)
     }
 
     func signedIn(_ context: AppContext) throws -> Identity {

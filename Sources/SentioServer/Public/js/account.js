@@ -1,14 +1,25 @@
 // The signed-in session and a fetch helper that sends the CSRF token.
 // Every page loads the session once (GET /api/v1/session: 401 when signed out); signed-in
 // POST/PUT/DELETE requests carry its token in X-CSRF-Token, as the server requires.
+// A guest's page does not ask: the server sets the readable cookie sentio_signed_in beside the
+// session's own (HttpOnly) one, and without it there is no session to load — and no 401 in
+// the browser's console on every page a guest opens.
 
 let sessionPromise = null;
+
+const HINT = "sentio_signed_in";
+function signedInHere() { return document.cookie.split("; ").some((c) => c.startsWith(`${HINT}=1`)); }
 
 /** The session ({user, csrfToken}) or null when signed out; loaded once per page. */
 export function session({ reload = false } = {}) {
   if (!sessionPromise || reload) {
-    sessionPromise = fetch("/api/v1/session", { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(async (response) => (response.ok ? response.json() : null))
+    sessionPromise = !signedInHere() ? Promise.resolve(null) : fetch("/api/v1/session", { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(async (response) => {
+        if (response.ok) return response.json();
+        // The session ended elsewhere (signed out, expired, password changed): forget the hint.
+        if (response.status === 401) document.cookie = `${HINT}=; Max-Age=0; Path=/; SameSite=Strict`;
+        return null;
+      })
       .catch(() => null)
       .then((current) => {
         // A password someone else chose must be replaced before anything else (the server
