@@ -162,7 +162,7 @@ let package = Package(
         .testTarget(name: "SentioNeuralTests", dependencies: ["SentioNeural", "SentioTestSupport"]),
         .testTarget(name: "SentioMotionTests", dependencies: ["SentioMotion", "SentioTestSupport"]),
         .testTarget(name: "SentioAudioTests", dependencies: ["SentioAudio", "SentioTestSupport"]),
-        .testTarget(name: "IVScannerTests", dependencies: ["IVScanner", "SentioTestSupport"], exclude: ["Data"]),
+        .testTarget(name: "IVScannerTests", dependencies: ["IVScanner", "SentioText", "SentioTestSupport"], exclude: ["Data"]),
         // The CLI's JSON against outputs recorded before the library was reshaped (runs `sentio`).
         .testTarget(name: "SentioCLITests", dependencies: ["sentio", "SentioTestSupport"], exclude: ["Golden"]),
         .testTarget(

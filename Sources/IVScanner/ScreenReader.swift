@@ -57,6 +57,13 @@ public final class ScreenReader {
 
     public let options: Options
     private let ocr: TextRecognizer
+
+    /// When reading must stop (``TextRecognizer/deadline``): a reading past it throws
+    /// `TextError.deadlinePassed`. Nil: no limit.
+    public var deadline: ContinuousClock.Instant? {
+        get { ocr.deadline }
+        set { ocr.deadline = newValue }
+    }
     let calculator: IVCalculator
     /// The most HP any Pokémon shows (`GameData.maxHP`): a larger reading is a misread.
     let maxHP: Int
@@ -544,7 +551,7 @@ public final class ScreenReader {
                         dust = ScreenField(text: match.text, confidence: 100 * match.score, box: dustBox)
                     }
                 } else {
-                    let r = ocr.recognize(line.image, layout: .singleLine, characters: "0123456789")
+                    let r = try ocr.recognize(line.image, layout: .singleLine, characters: "0123456789")
                     dust = ScreenField(text: r.text, confidence: r.confidence, box: dustBox)
                 }
             }
@@ -584,7 +591,7 @@ public final class ScreenReader {
         let scale = Double(binary.height) / Double(box.height)
         guard let digits = try ScreenReader.cpGlyphs(binary, minHeight: Int(50 * unit * scale), offCentre: Int(200 * unit * scale)) else { return nil }
         debug(digits, "glyphs_\(box.x)_\(box.y).png")
-        let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
+        let r = try ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
         guard let cp = ScreenReader.numbers(r.text).first, cp >= 10 else { return nil }
         return (cp, ScreenField(text: r.text, confidence: r.confidence, box: box))
     }
@@ -669,7 +676,7 @@ public final class ScreenReader {
     func cost(_ image: Image, _ box: PixelRect, droppingRound: Bool, among costs: Set<Int>) throws -> (Int, ScreenField)? {
         guard let digits = try ScreenReader.tallestGlyphs(prepare(image, box, lightText: false), droppingRound: droppingRound)?.image else { return nil }
         debug(digits, "glyphs_\(box.x)_\(box.y).png")
-        let r = ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
+        let r = try ocr.recognize(digits, layout: .singleLine, characters: "0123456789")
         guard let cost = ScreenReader.numbers(r.text).first, costs.contains(cost) else { return nil }
         return (cost, ScreenField(text: r.text, confidence: r.confidence, box: box))
     }
@@ -683,7 +690,7 @@ public final class ScreenReader {
         let top = hpText.y + hpText.height + Int(10 * u)
         let row = PixelRect(x: 0, y: top, width: image.width, height: min(Int(150 * u), image.height - top))
         guard row.height > Int(20 * u) else { return nil }
-        let r = ocr.recognize(try prepare(image, row, lightText: false), layout: .sparse, characters: nil)
+        let r = try ocr.recognize(try prepare(image, row, lightText: false), layout: .sparse, characters: nil)
         let words = r.text.split(whereSeparator: \.isWhitespace).map(String.init)
         for (i, word) in words.enumerated() {
             // "0.73m" in one word, or "2.36" then "m".

@@ -2,6 +2,7 @@ import Foundation
 import IVScanner
 import SentioImage
 import SentioTestSupport
+import SentioText
 import Testing
 
 /// Floors at what the reader reads today on the 47 real screenshots, and the level arc: where
@@ -9,6 +10,28 @@ import Testing
 /// the arc's geometry is fitted: an exact half circle from level 1 to trainer level + 2).
 @Suite("Screen reader", .serialized)
 struct ScreenReaderTests {
+    @Test("a reading stops at its deadline: at once when it has passed, and within one field of it while Tesseract reads (issue 34)",
+          .requires(fixture: ScreenTruth.manifest))
+    func deadline() throws {
+        let (fixtures, manifest) = try ScreenTruth.fixtureScreens()
+        let screen = try ImageIO.read(fixtures + "/pogo/screens/" + manifest[0]["file"]!)
+        let reader = try ScreenReader()
+        let clock = ContinuousClock()
+        let whole = try clock.measure { _ = try reader.read(screen) }
+        reader.deadline = .now - .seconds(1)
+        #expect(throws: TextError.deadlinePassed) { try reader.read(screen) }
+        // A deadline in the middle of the reading: it ends soon after, not when the reading would.
+        reader.deadline = .now + whole / 4
+        var stopped = false
+        let cut = clock.measure {
+            do { _ = try reader.read(screen) } catch TextError.deadlinePassed { stopped = true } catch {}
+        }
+        #expect(stopped, "a reading of \(whole) with a deadline at a quarter of it was not stopped")
+        #expect(cut < whole / 4 + .milliseconds(200), "stopped after \(cut) (the whole reading: \(whole))")
+        reader.deadline = nil
+        _ = try reader.read(screen)
+    }
+
     @Test("reads the fields it can on the real screenshots; refuses what is not a detail screen",
           .requires(fixture: ScreenTruth.manifest, "reference/images/astronaut.png"))
     func screenshots() throws {

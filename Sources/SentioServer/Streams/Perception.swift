@@ -3,6 +3,7 @@ import Foundation
 import IVScanner
 import SentioImage
 import SentioNeural
+import SentioText
 import SentioVision
 
 /// The models and compute threads every route and stream shares: models are loaded once from
@@ -167,7 +168,17 @@ actor StillWorker {
         let start = ContinuousClock.now
         let scanner = try self.scanner ?? ScreenScanner()
         self.scanner = scanner
-        let report = ScanReport(try scanner.scan(screen, trainerLevel: trainerLevel, statsAsOf: statsAsOf))
+        // Tesseract is C code the interpreter's checks never reach: it gets the request's
+        // deadline itself, and past it the scan ends as every compute job does (503).
+        scanner.reader.deadline = ComputeDeadline.current?.instant
+        defer { scanner.reader.deadline = nil }
+        let scan: ScreenScan
+        do {
+            scan = try scanner.scan(screen, trainerLevel: trainerLevel, statsAsOf: statsAsOf)
+        } catch TextError.deadlinePassed {
+            throw ComputeDeadlineExceeded(budget: ComputeDeadline.current?.budget, cancelled: Task.isCancelled)
+        }
+        let report = ScanReport(scan)
         let elapsed = ContinuousClock.now - start
         return (report, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
     }
