@@ -77,10 +77,7 @@ public struct AttendanceRegister: Sendable {
 
     /// A typed field by the one text rule (``TextField``), its problem named.
     static func text(_ value: String, _ field: String, maximum: Int) throws -> String {
-        switch TextField.check(value, maximum: maximum) {
-        case .success(let kept): return kept
-        case .failure(let problem): throw AttendanceError.invalid(field, problem.description)
-        }
+        try TextField.check(value, maximum: maximum).mapError { AttendanceError.invalid(field, $0.description) }.get()
     }
 
     /// The courses `user` sees: all (administrator), those they teach (professor) or attend (student).

@@ -67,14 +67,14 @@ public final class TextRecognizer {
         }
         // Screens are rendered at about 160 dpi; tell Tesseract so it sizes its glyph models.
         TessBaseAPISetSourceResolution(api, 160)
-        if let left {
+        if let left, let deadline {
             // Recognize under a monitor that stops at the deadline; the text is then read from
             // what was recognized (GetUTF8Text does not recognize again).
             guard let monitor = TessMonitorCreate() else { throw TextError.engineUnavailable("no monitor") }
             defer { TessMonitorDelete(monitor) }
             TessMonitorSetDeadlineMSecs(monitor, left)
             let status = TessBaseAPIRecognize(api, monitor)
-            if ContinuousClock.now >= deadline! { throw TextError.deadlinePassed }
+            if ContinuousClock.now >= deadline { throw TextError.deadlinePassed }
             guard status == 0 else { return RecognizedText(text: "", confidence: 0) }
         }
         guard let raw = TessBaseAPIGetUTF8Text(api) else { return RecognizedText(text: "", confidence: 0) }
@@ -89,7 +89,6 @@ public final class TextRecognizer {
         guard let deadline else { return nil }
         let left = deadline - .now
         guard left > .zero else { throw TextError.deadlinePassed }
-        let ms = Double(left.components.seconds) * 1000 + Double(left.components.attoseconds) / 1e15
-        return Int32(min(max(ms.rounded(.up), 1), Double(Int32.max)))
+        return Int32(min(max((left / .milliseconds(1)).rounded(.up), 1), Double(Int32.max)))
     }
 }

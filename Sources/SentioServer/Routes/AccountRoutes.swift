@@ -125,11 +125,8 @@ struct AccountRoutes {
         let name = new.username.trimmingCharacters(in: .whitespaces)
         if let problem = Accounts.usernameProblem(name) { throw HTTPError(.badRequest, message: problem) }
         if let problem = Passwords.problem(with: new.password) { throw HTTPError(.badRequest, message: problem) }
-        let display: String
-        switch TextField.check(new.displayName ?? name, maximum: 100) {
-        case .success(let kept): display = kept
-        case .failure(let problem): throw HTTPError(.badRequest, message: "display name: \(problem)")
-        }
+        let display = try TextField.check(new.displayName ?? name, maximum: 100)
+            .mapError { HTTPError(.badRequest, message: "display name: \($0)") }.get()
         do {
             return try await platform.accounts.create(username: name, displayName: display, role: new.role,
                                                       passwordHash: try await platform.passwords.hash(new.password), actor: actor,

@@ -178,8 +178,6 @@ actor StillWorker {
         } catch TextError.deadlinePassed {
             throw ComputeDeadlineExceeded(budget: ComputeDeadline.current?.budget, cancelled: Task.isCancelled)
         }
-        let report = ScanReport(scan)
-        let elapsed = ContinuousClock.now - start
-        return (report, Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        return (ScanReport(scan), (ContinuousClock.now - start).milliseconds)
     }
 }
