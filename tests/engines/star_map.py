@@ -120,15 +120,15 @@ def check_once(browser, base, out, size, w, h):
         bare = browser.png()
         browser.js("document.getElementById('stars').style.visibility = ''")
         drawn.save(os.path.join(out, f"{browser.name}-puzzler-map-{size}.png"))
-        missing = 0
+        missing = visible = 0
         for left, top, right, bottom in boxes:
             box = tuple(int(v * scale) for v in (left, top, right, bottom))
             if box[2] <= 0 or box[3] <= 0 or box[0] >= drawn.width or box[1] >= drawn.height:
                 continue  # off screen (scrolled away on a phone)
+            visible += 1
             diff = ImageChops.difference(drawn.crop(box), bare.crop(box)).convert("L")
             if sum(diff.histogram()[25:]) < 20:  # pixels that changed by more than 24 levels
                 missing += 1
-        visible = sum(1 for l, t, r, b in boxes if r > 0 and b > 0 and l * scale < drawn.width and t * scale < drawn.height)
         line = f"{browser.name} {browser.version} {size}: {visible - missing} of {visible} stars on screen drawn"
         print(line)
         if missing or visible == 0:
