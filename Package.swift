@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "SentioServerTests",
             dependencies: [
-                "SentioServer", "SentioStore", "SentioTestSupport",
+                "SentioServer", "SentioStore", "SentioTestSupport", "Attendance",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),

@@ -17,7 +17,10 @@ import SentioStore
 /// - `att_face_proofs`: a signed-in user's face checked against their own enrolment: it marks
 ///   the session face-verified (professors sign in with password and face) and, used once
 ///   within two minutes, authorises one act that needs the face (confirming a lecture, editing
-///   a record, handing over the administrator role). Stored as the token's SHA-256.
+///   a record, handing over the administrator role). Stored as the token's SHA-256;
+/// - `att_kiosks` (version 2): browsers a professor turned into a lecture's kiosk. The device
+///   holds a token (stored as its SHA-256) that does only that lecture's check-ins; it ends when
+///   the professor leaves it (password and face), ends it from another device, or it expires.
 public enum AttendanceSchema {
     public static let schema = AppSchema(app: "attendance", migrations: [
         Migration(version: 1, name: "attendance") { kind in
@@ -118,6 +121,20 @@ public enum AttendanceSchema {
                     used_at BIGINT)
                 """,
                 "CREATE INDEX att_face_proofs_by_session ON att_face_proofs(session_hash)",
+            ]
+        },
+        Migration(version: 2, name: "kiosk devices") { _ in
+            [
+                """
+                CREATE TABLE att_kiosks (
+                    id TEXT PRIMARY KEY,
+                    lecture_id TEXT NOT NULL REFERENCES att_lectures(id) ON DELETE CASCADE,
+                    operator_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    created_at BIGINT NOT NULL,
+                    expires_at BIGINT NOT NULL,
+                    ended_at BIGINT)
+                """,
+                "CREATE INDEX att_kiosks_by_lecture ON att_kiosks(lecture_id)",
             ]
         },
     ])

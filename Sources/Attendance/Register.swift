@@ -577,9 +577,11 @@ public struct AttendanceRegister: Sendable {
         }
     }
 
-    /// Spends a proof: it must be `user`'s, unused and at most `maxAge` ms old. Returns the
-    /// face distance it recorded.
-    public func useFaceProof(_ token: String, user: String, maxAge: Int64 = 120_000, at now: Int64 = Clock.milliseconds()) async throws -> Double {
+    /// Spends a proof: it must be `user`'s, made in `session` (the session token's hash, or a
+    /// kiosk's ``KioskDevice/proofSession``: a proof serves only where it was made), unused and
+    /// at most `maxAge` ms old. Returns the face distance it recorded.
+    public func useFaceProof(_ token: String, user: String, session: String, maxAge: Int64 = 120_000,
+                             at now: Int64 = Clock.milliseconds()) async throws -> Double {
         let id = Self.frameHash(Array(token.utf8))
         return try await store.transaction { db in
             // Spent by one conditional UPDATE whose RETURNING says whether it happened: on
@@ -587,14 +589,15 @@ public struct AttendanceRegister: Sendable {
             // but the second UPDATE re-checks the row after the first commits and matches nothing.
             if let spent = try await db.raw("""
                 UPDATE att_face_proofs SET used_at = \(bind: now)
-                WHERE id = \(bind: id) AND user_id = \(bind: user) AND used_at IS NULL AND created_at >= \(bind: now - maxAge)
+                WHERE id = \(bind: id) AND user_id = \(bind: user) AND session_hash = \(bind: session)
+                  AND used_at IS NULL AND created_at >= \(bind: now - maxAge)
                 RETURNING distance
                 """).first() {
                 return try spent.decode(column: "distance", as: Double.self)
             }
             // Not spent: the row only says why.
             guard let row = try await db.select().columns("*").from("att_face_proofs").where("id", .equal, SQLBind(id)).first(),
-                  try row.decode(column: "user_id", as: String.self) == user else {
+                  try row.decode(column: "user_id", as: String.self) == user, try row.decode(column: "session_hash", as: String.self) == session else {
                 throw AttendanceError.faceNeeded("a face check of your own is needed first")
             }
             guard try row.decode(column: "used_at", as: Int64?.self) == nil else { throw AttendanceError.faceNeeded("this face check was already used; check again") }

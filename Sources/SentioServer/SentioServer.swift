@@ -143,7 +143,7 @@ public enum SentioServer {
         if case .plain(let port?) = transport { router.add(middleware: PlainHTTPRedirect(httpsPort: port)) }
         router.add(middleware: ControlCharacterGuard())
         router.add(middleware: UnmatchedRoute())
-        router.add(middleware: SessionMiddleware(accounts: platform.accounts))
+        router.add(middleware: SessionMiddleware(accounts: platform.accounts, attendance: platform.attendance))
         router.add(middleware: FileMiddleware(platform.publicDirectory, cacheControl: .init([(MediaType(type: .any), [.noCache])]),
                                               searchForIndexHtml: true))
         router.add(middleware: FileMiddleware(javascriptDirectory, urlBasePath: "/vendor", cacheControl: .init([(MediaType(type: .any), [.maxAge(86400)])])))
@@ -162,7 +162,7 @@ public enum SentioServer {
         let router = Router(context: AppContext.self)
         if !platform.limits.trustedProxies.isEmpty { router.add(middleware: ForwardedClient(proxies: platform.limits.trustedProxies)) }
         router.add(middleware: ObservingMiddleware(metrics: platform.metrics))
-        router.add(middleware: SessionMiddleware(accounts: platform.accounts, checksEveryOrigin: true))
+        router.add(middleware: SessionMiddleware(accounts: platform.accounts, attendance: platform.attendance, checksEveryOrigin: true))
         StreamRoutes(platform: platform).register(webSocket: router)
         RoomRoutes(platform: platform).register(webSocket: router)
         AttendanceRoutes(platform: platform).register(webSocket: router)

@@ -13,6 +13,7 @@ struct SqliteRegisterTests {
     @Test("faces: enrolment with and without the photo; deleting removes every descriptor and photo") func faces() async throws { try await RegisterChecks.faces(.sqlite) }
     @Test("courses: unique per year, roles checked when assigning and enrolling") func courses() async throws { try await RegisterChecks.courses(.sqlite) }
     @Test("requests at once: a face proof is spent once; opens give one code; check-ins racing the confirmation are kept or refused; confirmations at once, one record each") func together() async throws { try await RegisterChecks.together(.sqlite) }
+    @Test("kiosk devices: live until ended or expired; the type-ahead needs two letters and lists only the missing") func kiosks() async throws { try await RegisterChecks.kiosks(.sqlite) }
 }
 
 @Suite("Attendance register on PostgreSQL", .requires(.postgres))
@@ -22,6 +23,7 @@ struct PostgresRegisterTests {
     @Test("faces: enrolment with and without the photo; deleting removes every descriptor and photo") func faces() async throws { try await RegisterChecks.faces(.postgres) }
     @Test("courses: unique per year, roles checked when assigning and enrolling") func courses() async throws { try await RegisterChecks.courses(.postgres) }
     @Test("requests at once: a face proof is spent once; opens give one code; check-ins racing the confirmation are kept or refused; confirmations at once, one record each") func together() async throws { try await RegisterChecks.together(.postgres) }
+    @Test("kiosk devices: live until ended or expired; the type-ahead needs two letters and lists only the missing") func kiosks() async throws { try await RegisterChecks.kiosks(.postgres) }
 }
 
 enum RegisterChecks {
@@ -48,6 +50,43 @@ enum RegisterChecks {
         try await register.assignProfessor(professor, course: course.id, actor: admin)
         for s in students.prefix(3) { try await register.enrol(s, course: course.id, actor: admin) }
         return World(register: register, store: store, admin: admin, professor: professor, other: other, students: students, course: course.id)
+    }
+
+    static func kiosks(_ backend: Backend) async throws {
+        let w = try await world(backend)
+        let r = w.register
+        let start: Int64 = 1_790_000_000_000
+        let lecture = try await r.createLecture(course: w.course, title: "Week 1", startsAt: start, endsAt: start + 5_400_000, actor: w.professor)
+        _ = try await r.open(lecture: lecture.id, actor: w.professor)
+        let device = try await r.startKiosk(lecture: lecture.id, operatorID: w.professor, tokenHash: "k1", at: start)
+        #expect(try await r.kiosk(tokenHash: "k1", at: start + 1) == device)
+        #expect(try await r.kiosk(tokenHash: "k2", at: start + 1) == nil)
+        // Twelve hours later it has expired.
+        #expect(try await r.kiosk(tokenHash: "k1", at: start + AttendanceRegister.kioskHours * 3_600_000) == nil)
+        // Ended once; a second end changes nothing.
+        #expect(try await r.endKiosk(device, actor: w.professor, at: start + 2))
+        #expect(try await !r.endKiosk(device, actor: w.professor, at: start + 3))
+        #expect(try await r.kiosk(tokenHash: "k1", at: start + 4) == nil)
+        // The professor ends every kiosk of the lecture from another device.
+        _ = try await r.startKiosk(lecture: lecture.id, operatorID: w.professor, tokenHash: "k3", at: start)
+        _ = try await r.startKiosk(lecture: lecture.id, operatorID: w.admin, tokenHash: "k4", at: start)
+        #expect(try await r.endKiosks(lecture: lecture.id, actor: w.professor, at: start + 5) == 2)
+        #expect(try await r.kiosk(tokenHash: "k4", at: start + 6) == nil)
+        #expect(try await r.auditTrail(lecture: lecture.id).filter { $0.action.hasPrefix("kiosk.") }.count == 5)
+        // The type-ahead: two letters at least, only students still missing, case-insensitive.
+        let people = try await r.roll(lecture: lecture.id).missing
+        #expect(people.count == 3)
+        #expect(try await r.missingStudents(lecture: lecture.id, matching: "a").isEmpty)
+        #expect(try await r.missingStudents(lecture: lecture.id, matching: "AN").map(\.username) == ["ann"])
+        _ = try await r.checkIn(lecture: lecture.id, student: w.students[0], method: .kioskVerified, distance: 0.3, liveness: "ok", frameHash: nil,
+                                actor: w.professor, at: start + 60_000)
+        #expect(try await r.missingStudents(lecture: lecture.id, matching: "an").isEmpty)
+        // A confirmed lecture takes no kiosk.
+        _ = try await r.confirm(lecture: lecture.id, professor: w.professor, faceDistance: 0.3, headcount: nil, at: start + 120_000)
+        await #expect(throws: AttendanceError.self) {
+            try await r.startKiosk(lecture: lecture.id, operatorID: w.professor, tokenHash: "k5", at: start + 130_000)
+        }
+        await w.store.close()
     }
 
     static func lecture(_ backend: Backend) async throws {
@@ -171,13 +210,19 @@ enum RegisterChecks {
 
         // One face proof cannot authorise two acts.
         let token = try await r.recordFaceProof(user: w.professor, session: "s", distance: 0.3, at: start)
-        func spend() async -> Result<Double, any Error> { await outcome { try await r.useFaceProof(token, user: w.professor, at: start + 1_000) } }
+        func spend() async -> Result<Double, any Error> { await outcome { try await r.useFaceProof(token, user: w.professor, session: "s", at: start + 1_000) } }
         async let a = spend(), b = spend(), c = spend()
         let spends = [await a, await b, await c]
         #expect(spends.filter { (try? $0.get()) == 0.3 }.count == 1)
         #expect(spends.filter { if case .failure(AttendanceError.faceNeeded(let why)) = $0 { why.contains("already used") } else { false } }.count == 2)
         await #expect(throws: AttendanceError.faceNeeded("the face check is older than 120 s; check again")) {
-            try await r.useFaceProof(try await r.recordFaceProof(user: w.professor, session: "s", distance: 0.3, at: start), user: w.professor, at: start + 121_000)
+            try await r.useFaceProof(try await r.recordFaceProof(user: w.professor, session: "s", distance: 0.3, at: start), user: w.professor, session: "s",
+                                     at: start + 121_000)
+        }
+        // A proof serves only in the session (or at the kiosk) where it was made.
+        await #expect(throws: AttendanceError.faceNeeded("a face check of your own is needed first")) {
+            try await r.useFaceProof(try await r.recordFaceProof(user: w.professor, session: "s", distance: 0.3, at: start), user: w.professor, session: "t",
+                                     at: start + 1_000)
         }
 
         // Two opens at once: one code, the one stored, opened once.

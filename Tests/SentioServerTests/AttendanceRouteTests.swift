@@ -1,3 +1,4 @@
+import Attendance
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -41,8 +42,9 @@ struct AttendanceRouteTests {
         _ = try await post(client, admin, "/api/v1/attendance/courses/\(course)/professors", #"{"user": "\#(professor.userID)"}"#)
         _ = try await post(client, admin, "/api/v1/attendance/courses/\(otherCourse)/professors", #"{"user": "\#(other.userID)"}"#)
         for s in [ann, ben] { _ = try await post(client, admin, "/api/v1/attendance/courses/\(course)/students", #"{"user": "\#(s.userID)"}"#) }
-        for (who, subject) in [(professor, "01"), (ann, "02")] {
-            for condition in ["noglasses", "sad"] {
+        // Enrolled with other photos than the ones their clips play (``LiveFace``).
+        for (who, subject, conditions) in [(professor, "01", ["normal", "sad"]), (ann, "02", ["noglasses", "sad"])] {
+            for condition in conditions {
                 let r = try await client.execute(uri: "/api/v1/attendance/people/\(who.userID)/faces", method: .post,
                                                  headers: image(admin), body: try yale(subject, condition))
                 #expect(r.status == .created, "\(r.body.text)")
@@ -70,24 +72,32 @@ struct AttendanceRouteTests {
         return (try? JSONSerialization.jsonObject(with: Data(buffer: r.body)) as? [String: Any]) ?? [:]
     }
 
-    /// A face proof of `who` with `photo`: the proof token, or the failing status.
-    static func proof(_ client: some TestClientProtocol, _ who: SignedIn, _ photo: ByteBuffer) async throws -> (Int, String?) {
-        let r = try await client.execute(uri: "/api/v1/attendance/face-proof", method: .post, headers: image(who), body: photo)
-        return (Int(r.status.code), r.status == .created ? try r.body.json()["proof"] as? String : nil)
+    /// The challenge the clips act out (``LiveFace``).
+    static let challenge = try! LivenessChallenge(actions: [.blink, .openMouth])
+
+    /// A face proof of `who` made over the face-proof stream with `frames` (the liveness
+    /// challenge and all): the proof token, or the refusal's message.
+    static func proof(_ port: Int, _ who: SignedIn, _ frames: [ByteBuffer]) async throws -> (proof: String?, message: String) {
+        let m = try await LiveFace.run(port: port, path: "/api/v1/attendance/face-proof", cookie: who.cookie, frames: frames)
+        return (m["proof"] as? String, m["message"] as? String ?? "")
     }
 
     @Test("professors: only after a face check, only their own courses; confirming and editing need a fresh proof")
     func professors() async throws {
-        let server = try await TestServer.make()
-        try await server.run { client, _ in
+        let server = try await TestServer.make(challenge: Self.challenge)
+        try await server.run { client, port in
             let w = try await Self.world(client, server)
             // Before the face check: refused with the reason.
             let early = try await client.execute(uri: "/api/v1/attendance/courses", method: .get, headers: w.professor.headers)
             #expect(early.status == .forbidden && early.body.text.contains("check their face"))
-            // Someone else's face does not pass (ann's photo for prof).
-            #expect(try await Self.proof(client, w.professor, try Self.yale("02", "glasses")).0 == 403)
-            let (status, token) = try await Self.proof(client, w.professor, try Self.yale("01", "glasses"))
-            #expect(status == 201)
+            // Someone else's face does not pass (ann, live, for prof); a photo of prof does not either.
+            let ann = try await Self.proof(port, w.professor, try LiveFace.clip("02", neutral: "glasses"))
+            #expect(ann.proof == nil && ann.message.contains("does not match"), "\(ann.message)")
+            let photo = try await Self.proof(port, w.professor, try LiveFace.still("01", "noglasses"))
+            #expect(photo.proof == nil && photo.message.contains("liveness"), "\(photo.message)")
+            #expect(try await client.execute(uri: "/api/v1/attendance/courses", method: .get, headers: w.professor.headers).status == .forbidden)
+            let (token, message) = try await Self.proof(port, w.professor, try LiveFace.clip("01", neutral: "noglasses"))
+            #expect(token != nil, "\(message)")
             let courses = try await client.execute(uri: "/api/v1/attendance/courses", method: .get, headers: w.professor.headers)
             #expect(courses.status == .ok && courses.body.text.contains("CV101") && !courses.body.text.contains("ML201"))
             // Another professor's course is not found; its lectures cannot be planned.
@@ -107,12 +117,12 @@ struct AttendanceRouteTests {
             let again = try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)/records/\(w.ann.userID)", method: .put, headers: Self.json(w.professor),
                                                  body: ByteBuffer(string: #"{"status": "excused", "proof": "\#(token!)"}"#))
             #expect(again.status == .forbidden && again.body.text.contains("already used"))
-            let (_, fresh) = try await Self.proof(client, w.professor, try Self.yale("01", "glasses"))
+            let (fresh, _) = try await Self.proof(port, w.professor, try LiveFace.clip("01", neutral: "noglasses"))
             let edited = try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)/records/\(w.ann.userID)", method: .put, headers: Self.json(w.professor),
                                                   body: ByteBuffer(string: #"{"status": "excused", "proof": "\#(fresh!)"}"#))
             #expect(edited.status == .ok, "\(edited.body.text)")
             // The other professor cannot read this lecture even after their own face check fails (no enrolment).
-            #expect(try await Self.proof(client, w.other, try Self.yale("01", "glasses")).0 == 422)
+            #expect(try await Self.proof(port, w.other, try LiveFace.clip("01", neutral: "noglasses")).message.contains("no face is enrolled"))
             #expect(try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)", method: .get, headers: w.other.headers).status.code >= 403)
             // Students see only their own attendance.
             let mine = try await client.execute(uri: "/api/v1/attendance/my-attendance", method: .get, headers: w.ann.headers)
@@ -126,27 +136,106 @@ struct AttendanceRouteTests {
         }
     }
 
+    /// The cookie `name` a response sets ("name=value"), or nil.
+    static func cookie(_ response: TestResponse, _ name: String) -> String? {
+        response.headers[values: .setCookie].map { String($0.split(separator: ";")[0]) }.first { $0.hasPrefix(name + "=") }
+    }
+
+    @Test("a kiosk is a device: the student left with it reaches no professor page or act, and a photo of the professor cannot leave it")
+    func kioskDevice() async throws {
+        let server = try await TestServer.make(challenge: Self.challenge)
+        try await server.run { client, port in
+            let w = try await Self.world(client, server)
+            let (token, _) = try await Self.proof(port, w.professor, try LiveFace.clip("01", neutral: "noglasses"))
+            #expect(token != nil)
+            let lecture = try await Self.post(client, w.professor, "/api/v1/attendance/courses/\(w.course)/lectures",
+                                              #"{"title": "Week 1", "startsAt": 1790000000000, "endsAt": 1790005400000}"#)["id"] as! String
+            _ = try await Self.post(client, w.professor, "/api/v1/attendance/lectures/\(lecture)/open", "{}")
+            // A student cannot make a kiosk; the professor turns this browser into one, and
+            // her session in it ends.
+            #expect(try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)/kiosk-device", method: .post, headers: w.ann.headers).status == .forbidden)
+            let made = try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)/kiosk-device", method: .post, headers: w.professor.headers)
+            #expect(made.status == .created, "\(made.body.text)")
+            let kiosk = try #require(Self.cookie(made, "sentio_kiosk"))
+            #expect(kiosk.count == "sentio_kiosk=".count + 64)
+            #expect(Self.cookie(made, "sentio_session") == "sentio_session=")
+            #expect(made.headers[values: .setCookie].contains { $0.hasPrefix("sentio_kiosk=") && $0.contains("HttpOnly") && $0.contains("Path=/api/v1/attendance/kiosk") })
+            #expect(try await client.execute(uri: "/api/v1/session", method: .get, headers: w.professor.headers).status == .unauthorized)
+
+            // The kiosk: its lecture and a count, names only by two letters or more.
+            let about = try await client.execute(uri: "/api/v1/attendance/kiosk", method: .get, headers: [.cookie: kiosk]).body.json()
+            #expect(about["courseCode"] as? String == "CV101" && about["expected"] as? Int == 2 && about["operatorName"] as? String == "Prof")
+            let few = try await client.execute(uri: "/api/v1/attendance/kiosk/names?q=a", method: .get, headers: [.cookie: kiosk])
+            #expect(few.status == .ok && few.body.text == "[]")
+            let found = try await client.execute(uri: "/api/v1/attendance/kiosk/names?q=AN", method: .get, headers: [.cookie: kiosk])
+            #expect(found.body.text.contains(w.ann.userID) && !found.body.text.contains(w.ben.userID) && !found.body.text.contains("username"))
+            // Everything else of the professor's is closed to it: pages' data and acts alike.
+            for (method, path) in [(HTTPRequest.Method.get, "/api/v1/attendance/lectures/\(lecture)"), (.get, "/api/v1/attendance/courses"),
+                                   (.get, "/api/v1/attendance/lectures/\(lecture)/audit"), (.post, "/api/v1/attendance/lectures/\(lecture)/kiosk-device"),
+                                   (.put, "/api/v1/attendance/lectures/\(lecture)/records/\(w.ben.userID)"), (.get, "/api/v1/session")] {
+                let r = try await client.execute(uri: path, method: method, headers: [.cookie: kiosk, .contentType: "application/json"],
+                                                 body: ByteBuffer(string: #"{"status": "present", "proof": "x"}"#))
+                #expect(r.status == .unauthorized, "\(method) \(path): \(r.status)")
+            }
+            // No session here, so no session face proof either (the socket is refused).
+            await #expect(throws: (any Error).self) {
+                try await LiveFace.run(port: port, path: "/api/v1/attendance/face-proof", cookie: kiosk, frames: try LiveFace.still("01", "noglasses"))
+            }
+
+            // What the kiosk is for: a student checks in.
+            let checkIn = try await LiveFace.run(port: port, path: "/api/v1/attendance/kiosk/stream", cookie: kiosk,
+                                                 start: #"{"type": "start", "student": "\#(w.ann.userID)"}"#, frames: try LiveFace.clip("02", neutral: "glasses"))
+            #expect(checkIn["type"] as? String == "checked-in", "\(checkIn)")
+
+            // Leaving: a photo of the professor held to the camera fails the challenge …
+            let leaveStart = #"{"type": "start", "purpose": "proof"}"#
+            let photo = try await LiveFace.run(port: port, path: "/api/v1/attendance/kiosk/stream", cookie: kiosk, start: leaveStart, frames: try LiveFace.still("01", "noglasses"))
+            #expect(photo["type"] as? String == "refused" && (photo["message"] as? String ?? "").contains("liveness"), "\(photo)")
+            // … the password alone opens nothing …
+            func leave(_ password: String, _ proof: String) async throws -> TestResponse {
+                try await client.execute(uri: "/api/v1/attendance/kiosk/leave", method: .post, headers: [.cookie: kiosk, .contentType: "application/json"],
+                                         body: ByteBuffer(string: #"{"password": "\#(password)", "proof": "\#(proof)"}"#))
+            }
+            #expect(try await leave(Self.password, "forged").status == .forbidden)
+            // … nor the face without the password.
+            let live = try await LiveFace.run(port: port, path: "/api/v1/attendance/kiosk/stream", cookie: kiosk, start: leaveStart, frames: try LiveFace.clip("01", neutral: "noglasses"))
+            let leaveProof = try #require(live["proof"] as? String, "\(live)")
+            #expect(try await leave("not the password", leaveProof).status == .forbidden)
+            // The professor with both: signed in again here, face checked, the kiosk ended.
+            let left = try await leave(Self.password, leaveProof)
+            #expect(left.status == .ok, "\(left.body.text)")
+            #expect(Self.cookie(left, "sentio_kiosk") == "sentio_kiosk=")
+            let session = try #require(Self.cookie(left, "sentio_session"))
+            #expect(try await client.execute(uri: "/api/v1/attendance/courses", method: .get, headers: [.cookie: session]).status == .ok)
+            #expect(try await client.execute(uri: "/api/v1/attendance/kiosk", method: .get, headers: [.cookie: kiosk]).status == .unauthorized)
+            let trail = try await server.platform.attendance.auditTrail(lecture: lecture)
+            #expect(trail.filter { $0.action == "kiosk.leave" && $0.outcome == "refused" }.count == 2)
+            #expect(trail.contains { $0.action == "kiosk.start" } && trail.contains { $0.action == "kiosk.end" })
+        }
+    }
+
     @Test("the administrator hand-over needs the password and the administrator's own face")
     func handOver() async throws {
-        let server = try await TestServer.make()
-        try await server.run { client, _ in
+        let server = try await TestServer.make(challenge: Self.challenge)
+        try await server.run { client, port in
             let w = try await Self.world(client, server)
             // The administrator has no enrolled face yet: no proof, no hand-over.
-            #expect(try await Self.proof(client, w.admin, try Self.yale("01", "normal")).0 == 422)
+            #expect(try await Self.proof(port, w.admin, try LiveFace.clip("01", neutral: "noglasses")).message.contains("no face is enrolled"))
             let noFace = try await client.execute(uri: "/api/v1/attendance/admin-handover", method: .post, headers: Self.json(w.admin),
                                                   body: ByteBuffer(string: #"{"user": "\#(w.professor.userID)", "password": "\#(Self.password)", "proof": "none"}"#))
             #expect(noFace.status == .forbidden)
             let enrol = try await client.execute(uri: "/api/v1/attendance/people/\(w.admin.userID)/faces", method: .post, headers: Self.image(w.admin),
-                                                 body: try Self.yale("04", "normal"))
+                                                 body: try Self.yale("04", "noglasses"))
             #expect(enrol.status == .created)
             // Another person's face (the professor's photo) is no proof of the administrator.
-            #expect(try await Self.proof(client, w.admin, try Self.yale("01", "normal")).0 == 403)
-            let (_, token) = try await Self.proof(client, w.admin, try Self.yale("04", "noglasses"))
+            #expect(try await Self.proof(port, w.admin, try LiveFace.clip("01", neutral: "noglasses")).proof == nil)
+            let (proof, message) = try await Self.proof(port, w.admin, try LiveFace.clip("04"))
+            let token = try #require(proof, "\(message)")
             let wrongPassword = try await client.execute(uri: "/api/v1/attendance/admin-handover", method: .post, headers: Self.json(w.admin),
-                                                         body: ByteBuffer(string: #"{"user": "\#(w.professor.userID)", "password": "wrong one!", "proof": "\#(token!)"}"#))
+                                                         body: ByteBuffer(string: #"{"user": "\#(w.professor.userID)", "password": "wrong one!", "proof": "\#(token)"}"#))
             #expect(wrongPassword.status == .forbidden)
             let done = try await client.execute(uri: "/api/v1/attendance/admin-handover", method: .post, headers: Self.json(w.admin),
-                                                body: ByteBuffer(string: #"{"user": "\#(w.professor.userID)", "password": "\#(Self.password)", "proof": "\#(token!)"}"#))
+                                                body: ByteBuffer(string: #"{"user": "\#(w.professor.userID)", "password": "\#(Self.password)", "proof": "\#(token)"}"#))
             #expect(done.status == .noContent, "\(done.body.text)")
             // Roles follow at once: the old administrator may no longer create courses.
             let after = try await client.execute(uri: "/api/v1/attendance/courses", method: .post, headers: Self.json(w.admin),
@@ -157,7 +246,7 @@ struct AttendanceRouteTests {
 
     @Test("enrolment refuses photos without a usable face; deleting a person's face data leaves no descriptor or photo")
     func faces() async throws {
-        let server = try await TestServer.make()
+        let server = try await TestServer.make(challenge: Self.challenge)
         try await server.run { client, _ in
             let w = try await Self.world(client, server)
             let dir = try Fixtures.required("faces/negatives") + "/faces/negatives"
@@ -205,7 +294,7 @@ struct AttendanceRouteTests {
 
     @Test("a class list is imported in the background, all or nothing, its names compared as accounts store them")
     func importStudents() async throws {
-        let server = try await TestServer.make()
+        let server = try await TestServer.make(challenge: Self.challenge)
         try await server.run { client, _ in
             let world = try await Self.world(client, server)
             _ = try await server.platform.createUser(username: "alice", displayName: "Alice", role: .student, password: Self.password)

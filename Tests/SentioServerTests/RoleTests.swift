@@ -81,7 +81,7 @@ struct RoleTests {
                             #expect(status == 403 && response.body.text.contains("check their face"), "\(name) \(rule.method) \(path): \(status)")
                         case .allowed:
                             #expect(status != 401 && status != 403, "\(name) \(rule.method) \(path): \(status) \(response.body.text.prefix(120))")
-                        case .signInRequired:
+                        case .signInRequired, .kioskRequired:
                             #expect(status == 401, "\(name) \(rule.method) \(path): \(status)")
                         case .forbidden:
                             #expect(status == 403, "\(name) \(rule.method) \(path): \(status)")

@@ -1,3 +1,4 @@
+import Attendance
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -21,7 +22,9 @@ struct TestServer {
     static let models = ModelStore()
 
     /// A server on a new SQLite database (or on `location`, to share one between servers).
-    static func make(_ location: DatabaseLocation? = nil, limits: Limits = TestServer.limits) async throws -> TestServer {
+    /// `challenge`: the liveness challenge every check asks for (the attendance tests fix it so
+    /// that their clips act it out), or random as in production.
+    static func make(_ location: DatabaseLocation? = nil, limits: Limits = TestServer.limits, challenge: LivenessChallenge? = nil) async throws -> TestServer {
         let location = location ?? .sqlite(path: FileManager.default.temporaryDirectory
             .appendingPathComponent("sentio-server-\(RandomID.make(bytes: 6))/sentio.db").path)
         let logs = LogCollector()
@@ -29,7 +32,8 @@ struct TestServer {
         let store = try await Store.open(location, logger: logger)
         try await SentioServer.prepare(store)
         let platform = try Platform(store: store, perception: Perception(store: models, threads: 2), limits: limits,
-                                publicDirectory: SentioServer.publicDirectory, secureCookies: false, logger: logger)
+                                publicDirectory: SentioServer.publicDirectory, secureCookies: false, logger: logger,
+                                fixedLivenessChallenge: challenge)
         return TestServer(platform: platform, logs: logs)
     }
 

@@ -11,6 +11,8 @@ public enum Access: Sendable, Equatable {
     case roles(Set<Role>)
     /// The user the path's `{id}` names, or a user with one of these roles.
     case selfOr(Set<Role>)
+    /// A lecture's kiosk device (its `sentio_kiosk` cookie), whoever is signed in or not.
+    case kiosk
 }
 
 /// One row of the access table.
@@ -90,7 +92,8 @@ public enum AccessTable {
         RouteRule(method: .put, path: "/api/v1/attendance/lectures/{lecture}/records/{student}", access: .roles([.professor])),
         RouteRule(method: .get, path: "/api/v1/attendance/lectures/{lecture}/audit", access: .roles([.admin, .professor])),
         RouteRule(method: .get, path: "/api/v1/attendance/my-attendance", access: .roles([.student])),
-        RouteRule(method: .post, path: "/api/v1/attendance/face-proof", access: .signedIn),
+        // A face proof is made over a stream, with the liveness challenge (issue 37): never one frame.
+        RouteRule(method: .get, path: "/api/v1/attendance/face-proof", access: .signedIn, webSocket: true),
         RouteRule(method: .get, path: "/api/v1/attendance/people/{id}/faces", access: .selfOr([.admin])),
         // Enrolment is the administrator's: a student enrolling their own account could put a
         // friend's face on it and let the friend check in for them. Seeing and deleting one's own
@@ -100,7 +103,14 @@ public enum AccessTable {
         RouteRule(method: .get, path: "/api/v1/attendance/people/{id}/faces/{photo}", access: .selfOr([.admin])),
         RouteRule(method: .post, path: "/api/v1/attendance/people/{id}/verify", access: .roles([.admin])),
         RouteRule(method: .post, path: "/api/v1/attendance/admin-handover", access: .roles([.admin])),
-        RouteRule(method: .get, path: "/api/v1/attendance/lectures/{lecture}/kiosk", access: .roles([.admin, .professor]), webSocket: true),
+        // A kiosk is a device, not a session (issue 37): the professor turns a browser into the
+        // lecture's kiosk (their session there ends); the device then reaches only these routes.
+        RouteRule(method: .post, path: "/api/v1/attendance/lectures/{lecture}/kiosk-device", access: .roles([.admin, .professor])),
+        RouteRule(method: .delete, path: "/api/v1/attendance/lectures/{lecture}/kiosk-device", access: .roles([.admin, .professor])),
+        RouteRule(method: .get, path: "/api/v1/attendance/kiosk", access: .kiosk),
+        RouteRule(method: .get, path: "/api/v1/attendance/kiosk/names", access: .kiosk),
+        RouteRule(method: .get, path: "/api/v1/attendance/kiosk/stream", access: .kiosk, webSocket: true),
+        RouteRule(method: .post, path: "/api/v1/attendance/kiosk/leave", access: .kiosk),
         RouteRule(method: .get, path: "/api/v1/attendance/checkin", access: .roles([.student]), webSocket: true),
         // The puzzle game: guests play too (a device cookie names them); each player reaches
         // only their own progress, so there is no other player's data to guard per route.
@@ -131,10 +141,12 @@ public enum AccessTable {
         return rule
     }
 
-    /// Whether `identity` may call a route with `rule`; `pathID` is the `{id}` of the path.
-    public static func decide(_ rule: RouteRule, identity: User?, pathID: String?) -> Decision {
+    /// Whether `identity` (or a kiosk device, `kiosk`) may call a route with `rule`; `pathID`
+    /// is the `{id}` of the path.
+    public static func decide(_ rule: RouteRule, identity: User?, kiosk: Bool = false, pathID: String?) -> Decision {
         switch rule.access {
         case .anyone: return .allowed
+        case .kiosk: return kiosk ? .allowed : .kioskRequired
         case .signedIn: return identity == nil ? .signInRequired : .allowed
         case .roles(let roles):
             guard let identity else { return .signInRequired }
@@ -145,5 +157,5 @@ public enum AccessTable {
         }
     }
 
-    public enum Decision: Sendable, Equatable { case allowed, signInRequired, forbidden }
+    public enum Decision: Sendable, Equatable { case allowed, signInRequired, kioskRequired, forbidden }
 }

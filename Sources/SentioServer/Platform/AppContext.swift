@@ -1,3 +1,4 @@
+import Attendance
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
@@ -22,6 +23,8 @@ public struct AppContext: RequestContext, WebSocketRequestContext {
     let channel: any Channel
     /// Set by ``SessionMiddleware`` from the session cookie.
     public var identity: Identity?
+    /// Set by ``SessionMiddleware`` from a kiosk device's cookie: the live kiosk it holds.
+    public var kiosk: KioskDevice?
     /// The matched route's rule, set by ``AccessMiddleware``.
     var rule: RouteRule?
 

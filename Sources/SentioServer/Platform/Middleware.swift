@@ -1,16 +1,21 @@
+import Attendance
 import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
 import SentioStore
 
-/// Reads the session cookie into `context.identity`, and guards unsafe requests against
+/// Reads the session cookie into `context.identity` (and a kiosk device's into
+/// `context.kiosk`), and guards unsafe requests against
 /// cross-site forgery: a signed-in POST/PUT/PATCH/DELETE must carry the session's CSRF token in
 /// `X-CSRF-Token`, and any unsafe request from a page of another origin is refused.
 struct SessionMiddleware: RouterMiddleware {
     typealias Context = AppContext
     static let cookie = "sentio_session"
+    /// The cookie of a browser turned into a lecture's kiosk (``KioskDevice``).
+    static let kioskCookie = "sentio_kiosk"
     let accounts: Accounts
+    let attendance: AttendanceRegister
     /// Check the Origin of every request, GETs included (the WebSocket router).
     var checksEveryOrigin = false
 
@@ -21,6 +26,9 @@ struct SessionMiddleware: RouterMiddleware {
             if let (session, user) = try await accounts.session(tokenHash: hash) {
                 context.identity = Identity(user: user, csrfToken: session.csrfToken, tokenHash: hash)
             }
+        }
+        if let token = request.cookies[Self.kioskCookie]?.value, token.count == 64, token.allSatisfy(\.isHexDigit) {
+            context.kiosk = try await attendance.kiosk(tokenHash: SessionToken.hash(token))
         }
         // WebSocket upgrades are GETs, but a page of another site must not open a socket with
         // this site's cookie either (issue 34, finding 12): `checksEveryOrigin` on their router.
@@ -73,9 +81,11 @@ struct SessionMiddleware: RouterMiddleware {
 struct AccessGuard {
     static func check(_ rule: RouteRule, _ context: AppContext) throws {
         let pathID = rule.path.contains("{id}") ? context.parameters.get("id") : nil
-        switch AccessTable.decide(rule, identity: context.identity?.user, pathID: pathID) {
+        switch AccessTable.decide(rule, identity: context.identity?.user, kiosk: context.kiosk != nil, pathID: pathID) {
         case .allowed: return
         case .signInRequired: throw HTTPError(.unauthorized, message: "sign in first")
+        case .kioskRequired:
+            throw HTTPError(.unauthorized, message: "this device is not a lecture's kiosk (or its kiosk ended); a professor makes one from the lecture's page")
         case .forbidden: throw HTTPError(.forbidden, message: "your role may not do this")
         }
     }

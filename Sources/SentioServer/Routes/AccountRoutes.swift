@@ -39,15 +39,9 @@ struct AccountRoutes {
                 throw HTTPError(.unauthorized, message: "wrong user name or password")
             }
             platform.signIns.succeeded(client: context.client, name: name, at: attempt)
-            let token = SessionToken.make(), csrf = SessionToken.make()
-            let now = Clock.milliseconds()
-            let record = SessionRecord(tokenHash: SessionToken.hash(token), userID: user.id, csrfToken: csrf, createdAt: now,
-                                       expiresAt: now + Int64(platform.limits.sessionSeconds * 1000))
-            try await platform.accounts.createSession(record)
-            var response = try Response.json(SessionInfo(user: user, csrfToken: csrf, expiresAt: record.expiresAt))
-            response.setCookie(Cookie(name: SessionMiddleware.cookie, value: token, maxAge: Int(platform.limits.sessionSeconds),
-                                      path: "/", secure: platform.secureCookies, httpOnly: true, sameSite: .strict))
-            response.setCookie(Self.signedInHint(maxAge: Int(platform.limits.sessionSeconds), secure: platform.secureCookies))
+            let (record, cookies) = try await openSession(for: user)
+            var response = try Response.json(SessionInfo(user: user, csrfToken: record.csrfToken, expiresAt: record.expiresAt))
+            cookies.forEach { response.setCookie($0) }
             return response
         }
         router.route(.get, "/api/v1/session") { _, context in
@@ -63,11 +57,8 @@ struct AccountRoutes {
         }
         router.route(.delete, "/api/v1/session") { _, context in
             let identity = try signedIn(context)
-            try await platform.accounts.deleteSession(tokenHash: identity.tokenHash)
             var response = Response(status: .noContent)
-            response.setCookie(Cookie(name: SessionMiddleware.cookie, value: "", maxAge: 0, path: "/",
-                                      secure: platform.secureCookies, httpOnly: true, sameSite: .strict))
-            response.setCookie(Self.signedInHint(maxAge: 0, secure: platform.secureCookies))
+            try await closeSession(identity.tokenHash, in: &response)
             return response
         }
         router.route(.get, "/api/v1/users") { _, _ in
@@ -135,6 +126,27 @@ struct AccountRoutes {
             if case .conflict = error { throw HTTPError(.conflict, message: error.description) }
             throw error
         }
+    }
+
+    /// Starts a session of `user`: the stored session and the cookies that carry it (the
+    /// session's, HttpOnly and SameSite=Strict, and the readable signed-in hint).
+    func openSession(for user: User) async throws -> (SessionRecord, [Cookie]) {
+        let token = SessionToken.make(), csrf = SessionToken.make()
+        let now = Clock.milliseconds()
+        let record = SessionRecord(tokenHash: SessionToken.hash(token), userID: user.id, csrfToken: csrf, createdAt: now,
+                                   expiresAt: now + Int64(platform.limits.sessionSeconds * 1000))
+        try await platform.accounts.createSession(record)
+        return (record, [Cookie(name: SessionMiddleware.cookie, value: token, maxAge: Int(platform.limits.sessionSeconds),
+                                path: "/", secure: platform.secureCookies, httpOnly: true, sameSite: .strict),
+                         Self.signedInHint(maxAge: Int(platform.limits.sessionSeconds), secure: platform.secureCookies)])
+    }
+
+    /// Ends the session with this token hash and clears its cookies on `response`.
+    func closeSession(_ tokenHash: String, in response: inout Response) async throws {
+        try await platform.accounts.deleteSession(tokenHash: tokenHash)
+        response.setCookie(Cookie(name: SessionMiddleware.cookie, value: "", maxAge: 0, path: "/",
+                                  secure: platform.secureCookies, httpOnly: true, sameSite: .strict))
+        response.setCookie(Self.signedInHint(maxAge: 0, secure: platform.secureCookies))
     }
 
     /// A cookie the pages can read (the session's is HttpOnly) that says only "this browser

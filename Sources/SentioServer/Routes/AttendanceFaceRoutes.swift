@@ -7,7 +7,7 @@ import SentioStore
 
 /// Faces in the attendance app: enrolment photos (a person's own or the administrator's
 /// upload; the photo kept only with `keepPhoto=true`, the person's consent), their deletion,
-/// the face proof a signed-in user makes with their own face, the administrator's 1:1 check
+/// the administrator's 1:1 check
 /// (`verify`, what the kiosk decides, for measuring the threshold through the API), and the
 /// administrator hand-over.
 struct AttendanceFaceRoutes {
@@ -19,25 +19,11 @@ struct AttendanceFaceRoutes {
     static let enrolmentJitter = 10
 
     struct HandOver: Decodable { var user: String; var password: String; var proof: String; var newRole: Role? }
-    struct Proof: Encodable { var proof: String; var distance: Double; var expiresInSeconds: Int }
     struct Faces: Encodable { var faces: Int; var photos: [String] }
     struct Enrolled: Encodable { var faces: Int; var yaw: Double; var keptPhoto: Bool }
     struct Verified: Encodable { var match: FaceMatch; var threshold: Double }
 
     func register(on router: Router<AppContext>) {
-        router.route(.post, "/api/v1/attendance/face-proof") { request, context in
-            guard let me = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
-            let (check, _) = try await face(request, context, jitter: 0)
-            let templates = try await register.templates([me.user.id])
-            guard let template = templates.first else { throw HTTPError(.unprocessableContent, message: "you have no enrolled face; ask the administrator to enrol one") }
-            let match = try FaceMatcher.verify(try usable(check), against: template)
-            guard match.accepted else {
-                try await register.audit(AuditEntry(actor: me.user.id, subject: me.user.id, action: "face.proof", outcome: "refused", distance: match.distance))
-                throw HTTPError(.forbidden, message: "the face does not match yours (distance \(String(format: "%.2f", match.distance)))")
-            }
-            let token = try await register.recordFaceProof(user: me.user.id, session: me.tokenHash, distance: match.distance)
-            return try Response.json(Proof(proof: token, distance: match.distance, expiresInSeconds: 120), status: .created)
-        }
         router.route(.get, "/api/v1/attendance/people/{id}/faces") { _, context in
             let id = try context.parameters.require("id")
             guard let person = try await register.person(id) else { throw HTTPError(.notFound, message: "no person \(id)") }
@@ -97,7 +83,7 @@ struct AttendanceFaceRoutes {
             }
             platform.loginFailures.forgive("user " + me.user.username, at: attempt)
             do {
-                _ = try await register.useFaceProof(body.proof, user: me.user.id)
+                _ = try await register.useFaceProof(body.proof, user: me.user.id, session: me.tokenHash)
             } catch let error as AttendanceError {
                 try await register.audit(AuditEntry(actor: me.user.id, subject: body.user, action: "admin.handover", outcome: "refused", detail: error.description))
                 throw error

@@ -9,9 +9,10 @@ import SentioStore
 /// The attendance application's API (pages in Public/attendance). A thin layer: the rules live
 /// in the Attendance module. The access table lets the roles in; who may touch which course
 /// (its professors, its students, the administrator) is checked here, per request, with
-/// ``course(_:_:for:)``. Professors work only after a face check in their session
-/// (`POST /api/v1/attendance/face-proof`); confirming a lecture, editing a record and handing
-/// over the administrator role spend a fresh proof.
+/// ``course(_:_:for:)``. Professors work only after a face check in their session (the
+/// `/api/v1/attendance/face-proof` stream, with the liveness challenge); confirming a lecture,
+/// editing a record and handing over the administrator role spend a fresh proof made in the
+/// same session. Kiosk devices have their own routes (``KioskRoutes``).
 struct AttendanceRoutes {
     let platform: Platform
     var register: AttendanceRegister { platform.attendance }
@@ -128,14 +129,14 @@ struct AttendanceRoutes {
             let me = try identity(context)
             let lecture = try await self.lecture(context, for: .teach)
             let body = try await decode(Confirm.self, request, context)
-            let distance = try await register.useFaceProof(body.proof, user: me.user.id)
+            let distance = try await register.useFaceProof(body.proof, user: me.user.id, session: me.tokenHash)
             return try Response.json(try await register.confirm(lecture: lecture.id, professor: me.user.id, faceDistance: distance, headcount: body.headcount))
         }
         router.route(.put, "/api/v1/attendance/lectures/{lecture}/records/{student}") { request, context in
             let me = try identity(context)
             let lecture = try await self.lecture(context, for: .teach)
             let body = try await decode(Edit.self, request, context)
-            let distance = try await register.useFaceProof(body.proof, user: me.user.id)
+            let distance = try await register.useFaceProof(body.proof, user: me.user.id, session: me.tokenHash)
             return try Response.json(try await register.edit(lecture: lecture.id, student: try context.parameters.require("student"), status: body.status,
                                         professor: me.user.id, faceDistance: distance))
         }
@@ -148,25 +149,30 @@ struct AttendanceRoutes {
             return try Response.json(try await register.attendance(student: me.user.id))
         }
         AttendanceFaceRoutes(platform: platform).register(on: router)
+        KioskRoutes(platform: platform, attendance: self).register(on: router)
     }
 
-    /// The kiosk of a lecture (its professor or the administrator) and a student's own phone.
+    /// A signed-in user's own face proof (with the liveness challenge), a lecture's kiosk
+    /// device, and a student's own phone.
     func register(webSocket router: Router<AppContext>) {
-        router.socket("/api/v1/attendance/lectures/{lecture}/kiosk", name: "kiosk", pool: .streams, platform: platform) { _, context in
-            let lecture = try await lecture(context, for: .teach)
-            return (lecture, try identity(context))
+        router.socket("/api/v1/attendance/face-proof", name: "face-proof", pool: .streams, platform: platform) { _, context in
+            try identity(context)
+        } run: { me, inbound, outbound, _ in
+            try await KioskConnection(mode: .proof(user: me.user.id, session: me.tokenHash), platform: platform).run(inbound: inbound, outbound: outbound)
+        }
+        router.socket("/api/v1/attendance/kiosk/stream", name: "kiosk", pool: .streams, platform: platform) { _, context in
+            guard let device = context.kiosk else { throw HTTPError(.unauthorized, message: "this device is not a lecture's kiosk") }
+            guard let lecture = try await register.lecture(device.lectureID) else { throw HTTPError(.notFound, message: "the kiosk's lecture is gone") }
+            return (device, lecture)
         } run: { resolved, inbound, outbound, _ in
-            let (lecture, me) = resolved
-            try await KioskConnection(mode: .kiosk(lecture: lecture, operator: me.user.id), platform: platform, session: me.tokenHash, user: me.user.id)
-                .run(inbound: inbound, outbound: outbound)
+            try await KioskConnection(mode: .kiosk(resolved.0, lecture: resolved.1), platform: platform).run(inbound: inbound, outbound: outbound)
         }
         router.socket("/api/v1/attendance/checkin", name: "checkin", pool: .streams, platform: platform) { request, context in
             let (lecture, code) = try await ownLecture(request, context)
             return (lecture, code, try identity(context))
         } run: { resolved, inbound, outbound, _ in
             let (lecture, code, me) = resolved
-            try await KioskConnection(mode: .ownDevice(lecture: lecture, student: me.user.id, code: code), platform: platform, session: me.tokenHash,
-                                      user: me.user.id)
+            try await KioskConnection(mode: .ownDevice(lecture: lecture, student: me.user.id, code: code), platform: platform)
                 .run(inbound: inbound, outbound: outbound)
         }
     }
@@ -213,7 +219,7 @@ struct AttendanceRoutes {
     func faceGate(_ me: Identity) async throws {
         guard me.user.role == .professor else { return }
         guard try await register.isFaceVerified(user: me.user.id, session: me.tokenHash) else {
-            throw HTTPError(.forbidden, message: "professors check their face after signing in (POST /api/v1/attendance/face-proof)")
+            throw HTTPError(.forbidden, message: "professors check their face after signing in (the /api/v1/attendance/face-proof stream)")
         }
     }
 

@@ -7,30 +7,33 @@ import SentioImage
 import SentioNeural
 import SentioVision
 
-/// The attendance kiosk's stream: a professor's tablet (or a student's own phone) sends camera
-/// frames; a check-in is started by a text message and runs frame by frame on the server —
+/// A face stream of the attendance app: a lecture's kiosk (a device, ``KioskDevice``), a
+/// student's own phone, or a signed-in user's own face proof. The browser sends camera frames;
+/// a check-in (or a proof) is started by a text message and runs frame by frame on the server —
 /// frame quality, the face check, the liveness challenge, the check after it — and ends in a
-/// pending check-in stored at once (or a refusal in the audit trail).
+/// pending check-in stored at once, a face proof, or a refusal in the audit trail. A proof is
+/// never one frame (issue 37): a photo held to the camera fails the challenge.
 ///
-/// In: binary JPEG/PNG/WebP frames; text `{"type": "start", "student": ID}` (1:1),
-/// `{"type": "start"}` (1:N among the course), `{"type": "start", "purpose": "proof"}` (the
-/// signed-in user's own face with liveness: a face proof), `{"type": "cancel"}`.
+/// In: binary JPEG/PNG/WebP frames; text `{"type": "start", "student": ID}` (1:1 at a kiosk),
+/// `{"type": "start"}` (1:N at a kiosk; the student on their phone; the user's own proof),
+/// `{"type": "start", "purpose": "proof"}` (at a kiosk: its operator's face, to leave it),
+/// `{"type": "cancel"}`.
 /// Out: `{"type": "step", "frame", "step": {phase, message, problem, action, actions, done,
 /// personID, distance}, "faces": [box], "serverMs"}` per frame during a check-in, `{"type": "idle",
 /// "frame", "faces"}` otherwise; then `{"type": "checked-in", "checkIn"}`, `{"type": "proof",
 /// "proof", "distance"}` or `{"type": "refused", "message"}`; errors `{"type": "error", code, message}`.
 struct KioskConnection {
     enum Mode: Sendable {
-        /// A lecture's kiosk, run by its professor (or the administrator).
-        case kiosk(lecture: Lecture, operator: String)
+        /// A lecture's kiosk device; its operator may prove their face there to leave it.
+        case kiosk(KioskDevice, lecture: Lecture)
         /// A student's own phone, with the room's code.
         case ownDevice(lecture: Lecture, student: String, code: String)
+        /// A signed-in user's own face proof, for their session (`session`: its token's hash).
+        case proof(user: String, session: String)
     }
 
     let mode: Mode
     let platform: Platform
-    let session: String
-    let user: String
 
     struct Start: Decodable { var type: String; var student: String?; var purpose: String? }
     /// `serverMs`: the frame's decoding, perception (with the descriptor when one was computed)
@@ -42,8 +45,30 @@ struct KioskConnection {
     struct ProofReply: Encodable { var type = "proof"; var proof: String; var distance: Double }
     struct Refused: Encodable { var type = "refused"; var message: String; var student: String? }
 
-    var lecture: Lecture {
-        switch mode { case .kiosk(let l, _), .ownDevice(let l, _, _): l }
+    /// The lecture of a kiosk or a phone; nil for a proof.
+    var lecture: Lecture? {
+        switch mode {
+        case .kiosk(_, let l), .ownDevice(let l, _, _): l
+        case .proof: nil
+        }
+    }
+
+    /// Whose face a proof is of, and the session (or kiosk) it is recorded for.
+    var prover: (user: String, session: String)? {
+        switch mode {
+        case .kiosk(let device, _): (device.operatorID, device.proofSession)
+        case .proof(let user, let session): (user, session)
+        case .ownDevice: nil
+        }
+    }
+
+    /// Who the audit names as the actor of a check-in or refusal.
+    var actor: String {
+        switch mode {
+        case .kiosk(let device, _): device.operatorID
+        case .ownDevice(_, let student, _): student
+        case .proof(let user, _): user
+        }
     }
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
@@ -73,27 +98,30 @@ struct KioskConnection {
         case "start":
             var claimed = start.student
             var purpose = CheckInPurpose.checkIn
-            if start.purpose == "proof" {
+            switch mode {
+            case .proof(let user, _):
                 claimed = user
                 purpose = .proof
-            } else if case .ownDevice(_, let student, _) = mode {
+            case .kiosk(let device, _) where start.purpose == "proof":
+                claimed = device.operatorID
+                purpose = .proof
+            case .ownDevice(_, let student, _):
                 claimed = student
+            case .kiosk:
+                break
             }
             do {
-                let current = try await platform.attendance.lecture(lecture.id)
-                if purpose == .checkIn {
-                    guard current?.state == .open else { return try await refuse(outbound, "this lecture is not open for check-in", claimed) }
-                }
                 // The claimed person's enrolment, the course's students as the candidates (1:N),
                 // and everyone enrolled as the cohort: nobody else may be nearer (CheckInSession).
                 var people: [String] = []
-                if let claimed {
-                    if purpose == .checkIn, try await !platform.attendance.isEnrolled(claimed, course: lecture.courseID) {
+                if let claimed { people = [claimed] }
+                if purpose == .checkIn, let lecture {
+                    guard try await platform.attendance.lecture(lecture.id)?.state == .open else {
+                        return try await refuse(outbound, "this lecture is not open for check-in", claimed)
+                    }
+                    if let claimed, try await !platform.attendance.isEnrolled(claimed, course: lecture.courseID) {
                         return try await refuse(outbound, "this student is not enrolled in the course", claimed)
                     }
-                    people = [claimed]
-                }
-                if purpose == .checkIn {
                     people += try await platform.attendance.students(course: lecture.courseID).map(\.id).filter { $0 != claimed }
                 }
                 // Everyone's enrolment is read once: the course's people are among them.
@@ -111,21 +139,27 @@ struct KioskConnection {
         }
     }
 
-    /// Stores what a finished check-in decided and tells the kiosk.
+    /// Stores what a finished check-in decided and tells the browser.
     private func finish(_ ended: KioskWorker.Ended, worker: KioskWorker, outbound: WebSocketOutboundWriter) async throws {
         let register = platform.attendance
+        if case .kiosk(let device, _) = mode, try await register.kiosk(tokenHash: device.id) == nil {
+            // Ended by its professor (or expired) while it was open: it records nothing more.
+            return try await refuse(outbound, "this kiosk has ended; ask the professor", ended.claimed)
+        }
         switch ended.purpose {
         case .proof:
+            guard let prover else { return }
             guard ended.passed, let distance = ended.distance else {
-                try await register.audit(AuditEntry(actor: user, subject: user, action: "face.proof", outcome: "refused", frameHash: ended.frameHash,
+                try await register.audit(AuditEntry(actor: prover.user, subject: prover.user, action: "face.proof", outcome: "refused", frameHash: ended.frameHash,
                                                     distance: ended.distance, liveness: ended.liveness, detail: ended.reason))
-                return try await refuse(outbound, ended.reason ?? "refused", user)
+                return try await refuse(outbound, ended.reason ?? "refused", prover.user)
             }
-            let token = try await register.recordFaceProof(user: user, session: session, distance: distance)
+            let token = try await register.recordFaceProof(user: prover.user, session: prover.session, distance: distance)
             try await outbound.writeTextMessage(try JSON.string(ProofReply(proof: token, distance: distance)))
         case .checkIn:
+            guard let lecture else { return }
             guard ended.passed, let student = ended.personID, let distance = ended.distance else {
-                try await register.recordRefusal(lecture: lecture.id, claimed: ended.claimed, actor: user, frameHash: ended.frameHash,
+                try await register.recordRefusal(lecture: lecture.id, claimed: ended.claimed, actor: actor, frameHash: ended.frameHash,
                                                  distance: ended.distance, liveness: ended.liveness, reason: ended.reason ?? "refused")
                 return try await refuse(outbound, ended.reason ?? "refused", ended.claimed)
             }
@@ -134,10 +168,11 @@ struct KioskConnection {
             switch mode {
             case .kiosk: method = ended.claimed == nil ? .kioskIdentified : .kioskVerified
             case .ownDevice(_, _, let roomCode): method = .ownDevice; code = roomCode
+            case .proof: return
             }
             do {
                 let pending = try await register.checkIn(lecture: lecture.id, student: student, method: method, distance: distance,
-                                                         liveness: ended.liveness, frameHash: ended.frameHash, actor: user, code: code)
+                                                         liveness: ended.liveness, frameHash: ended.frameHash, actor: actor, code: code)
                 try await outbound.writeTextMessage(try JSON.string(CheckedIn(checkIn: pending)))
             } catch let failure as AttendanceError {
                 try await refuse(outbound, failure.description, student)

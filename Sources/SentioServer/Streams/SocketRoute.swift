@@ -74,14 +74,18 @@ struct Pending<Resolved: Sendable>: Sendable, SlotHolding {
     func release(_ sockets: Sockets) { sockets.slots(pool).give(slot) }
 }
 
-/// Who holds a slot: a signed-in user (counted per user, wherever they are: a lecture hall
-/// shares one address), or a guest (counted per address).
+/// Who holds a slot: a kiosk device (counted per device), a signed-in user (counted per user,
+/// wherever they are: a lecture hall shares one address), or a guest (counted per address).
 struct SlotOwner: Hashable, Sendable {
     var key: String
     var signedIn: Bool
 
     init(_ context: AppContext) {
-        if let user = context.identity?.user {
+        if let kiosk = context.kiosk {
+            // A kiosk is a lecture's device, as trusted as its operator's account.
+            key = "kiosk " + kiosk.id
+            signedIn = true
+        } else if let user = context.identity?.user {
             key = "user " + user.id
             signedIn = true
         } else {
