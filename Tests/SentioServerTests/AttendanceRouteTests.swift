@@ -122,7 +122,7 @@ struct AttendanceRouteTests {
                                                   body: ByteBuffer(string: #"{"status": "excused", "proof": "\#(fresh!)"}"#))
             #expect(edited.status == .ok, "\(edited.body.text)")
             // The other professor cannot read this lecture even after their own face check fails (no enrolment).
-            #expect(try await Self.proof(port, w.other, try LiveFace.clip("01", neutral: "noglasses")).message.contains("no face is enrolled"))
+            #expect(try await Self.proof(port, w.other, try LiveFace.clip("01", neutral: "noglasses")).message.contains("no enrolled face"))
             #expect(try await client.execute(uri: "/api/v1/attendance/lectures/\(lecture)", method: .get, headers: w.other.headers).status.code >= 403)
             // Students see only their own attendance.
             let mine = try await client.execute(uri: "/api/v1/attendance/my-attendance", method: .get, headers: w.ann.headers)
@@ -220,7 +220,7 @@ struct AttendanceRouteTests {
         try await server.run { client, port in
             let w = try await Self.world(client, server)
             // The administrator has no enrolled face yet: no proof, no hand-over.
-            #expect(try await Self.proof(port, w.admin, try LiveFace.clip("01", neutral: "noglasses")).message.contains("no face is enrolled"))
+            #expect(try await Self.proof(port, w.admin, try LiveFace.clip("01", neutral: "noglasses")).message.contains("no enrolled face"))
             let noFace = try await client.execute(uri: "/api/v1/attendance/admin-handover", method: .post, headers: Self.json(w.admin),
                                                   body: ByteBuffer(string: #"{"user": "\#(w.professor.userID)", "password": "\#(Self.password)", "proof": "none"}"#))
             #expect(noFace.status == .forbidden)

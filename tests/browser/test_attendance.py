@@ -3,10 +3,15 @@
 The administrator (made by `sentio admin create`) signs in, adds a professor, creates a course,
 assigns the professor, imports six students from CSV (their first passwords shown once) and
 enrols everyone's face from fixture photos (one photo with eyes closed is refused, one student's
-photos are kept with consent). The professor signs in and passes the face check with a clip of
-another photo of her face, adds and opens a lecture. At the kiosk (the professor's session, a
-browser per student with that student's clip) an impostor (another Yale subject picking a
-student's name) and a photo attack (a still clip of an enrolled student) are refused; five
+photos are kept with consent). The professor signs in and passes the face check live (a clip of
+another photo of her face acting the liveness challenge), adds and opens a lecture, and turns a
+second browser (the tablet) into the lecture's kiosk. At the kiosk (a device, not her session: a
+browser per student with the kiosk's cookie and that student's clip) an impostor (another Yale
+subject typing a student's name) and a photo attack (a still clip of an enrolled student) are
+refused. A student left alone with the tablet, holding a photo of the professor, can open no
+professor page or API route and cannot leave the kiosk, not even with her password; a photo of
+the professor does not pass her own session's face check either; the professor leaves the kiosk
+with her password and her face. Five
 students check in (face, then the fixed liveness challenge blink → open mouth, then the face
 again), four picking their name and one just looking (1:N); the sixth checks in on their own
 phone with the room's code. The professor sees the live roll, enters a headcount, confirms with her face, changes
@@ -30,10 +35,12 @@ from conftest import FIXTURES, SIZES, shoot
 IDENTITY = FIXTURES / "faces" / "identity"
 CROP = "scale=640:480:force_original_aspect_ratio=increase,crop=640:480"
 ADMIN = {"username": "registrar", "password": "registrar pass 2026"}
-PROFESSOR = {"username": "j.aniston", "name": "Jennifer Aniston", "password": "professor pass 2026",
-             "folder": "Jennifer_Aniston", "enrol": ["deepface_img3.jpg", "deepface_img53.jpg", "deepface_img54.jpg"],
-             "face": "deepface_img55.jpg"}
-ADMIN_FACE = {"folder": "Angelina_Jolie", "enrol": ["deepface_img1.jpg", "deepface_img2.jpg", "deepface_img4.jpg"], "face": "deepface_img5.jpg"}
+# Every face proof is live (issue 37): the professor and the administrator are Yale subjects whose
+# clips act the challenge out, each with the neutral photo whose eyes-closed and mouth-open
+# photos pass the judge's thresholds on the tracked mesh (Tests/SentioServerTests/LiveFace.swift).
+PROFESSOR = {"username": "m.kos", "name": "Marta Kos", "password": "professor pass 2026",
+             "subject": "01", "enrol": ["normal", "sad", "glasses"], "neutral": "noglasses"}
+ADMIN_FACE = {"subject": "02", "enrol": ["noglasses", "sad", "happy"], "neutral": "glasses"}
 # Yale subjects whose eyes-closed and mouth-open photos move the face signals past the judge's
 # relative thresholds (measured: EAR under 75% of the neutral one, MAR 0.25 over it).
 STUDENTS = [("10", "ana.horvat", "Ana Horvat"), ("04", "boris.kralj", "Boris Kralj"), ("13", "cvita.novak", "Cvita Novak"),
@@ -41,7 +48,7 @@ STUDENTS = [("10", "ana.horvat", "Ana Horvat"), ("04", "boris.kralj", "Boris Kra
 KIOSK = STUDENTS[:5]     # check in at the kiosk
 JUST_LOOKS = "dino.maric"  # at the kiosk without picking a name: identified among the course (1:N)
 PHONE = STUDENTS[5]      # checks in on their own phone with the room's code
-IMPOSTOR = "02"          # not enrolled; picks Cvita's name
+IMPOSTOR = "05"          # not enrolled; picks Cvita's name
 IMPOSTOR_CLAIMS = "cvita.novak"
 PHOTO_ATTACK = "04"      # a still of Boris (enrolled), picking his name
 STUDENT_SIGNING_IN = "ana.horvat"
@@ -91,14 +98,15 @@ def still_y4m(name, inputs, folder):
     return out
 
 
-def live_clip(subject, folder):
-    n, s, m = neutral(subject), yale(subject, "sleepy"), yale(subject, "surprised")
+def live_clip(subject, folder, neutral_kind=None):
+    n, s, m = yale(subject, neutral_kind) if neutral_kind else neutral(subject), yale(subject, "sleepy"), yale(subject, "surprised")
     return clip(f"live-{subject}", [(n, 40), (s, 3), (n, 2), (m, 4), (n, 6)], folder)
 
 
 @pytest.fixture(scope="module")
 def clips():
-    for path in [IDENTITY / PROFESSOR["folder"] / PROFESSOR["face"], *(yale(s, k) for s, *_ in STUDENTS for k in ("sleepy", "surprised"))]:
+    for path in [yale(PROFESSOR["subject"], PROFESSOR["neutral"]), yale(ADMIN_FACE["subject"], ADMIN_FACE["neutral"]),
+                 *(yale(s, k) for s, *_ in STUDENTS for k in ("sleepy", "surprised"))]:
         if not path.exists():
             raise RuntimeError(f"missing fixture {path} (set SENTIO_FIXTURES)")  # never a silent skip
     folder = pathlib.Path(tempfile.mkdtemp(prefix="sentio-attendance-clips-"))
@@ -108,8 +116,9 @@ def clips():
     made["no-face"] = still_y4m("no-face", ["-f", "lavfi", "-i", "color=c=0x808890:s=640x480"], folder)
     made["two-faces"] = still_y4m("two-faces", ["-i", str(neutral("05")), "-i", str(neutral("07")),
                                                 "-filter_complex", "[0][1]hstack,pad=640:480:0:118:white"], folder)
-    made["admin"] = clip("admin", [(IDENTITY / ADMIN_FACE["folder"] / ADMIN_FACE["face"], 10)], folder)
-    made["professor"] = clip("professor", [(IDENTITY / PROFESSOR["folder"] / PROFESSOR["face"], 10)], folder)
+    made["admin"] = live_clip(ADMIN_FACE["subject"], folder, ADMIN_FACE["neutral"])
+    made["professor"] = live_clip(PROFESSOR["subject"], folder, PROFESSOR["neutral"])
+    made["professor-photo"] = clip("professor-photo", [(yale(PROFESSOR["subject"], PROFESSOR["neutral"]), 10)], folder)
     return made
 
 
@@ -224,18 +233,22 @@ def api(page, method, path, body=None):
     }""", [method, path, body])
 
 
-def kiosk_check_in(playwright, url, cookies, lecture, y4m, name, shot=None):
-    """One person at the kiosk with their own camera: taps `name` (None: just looks) and waits
-    for the result screen. Returns (tone, title, text, seconds, steps seen)."""
+def kiosk_check_in(playwright, url, cookies, y4m, name, shot=None):
+    """One person at the kiosk (a browser holding the kiosk's cookie) with their own camera:
+    types the first letters of `name` and taps it (None: just looks), and waits for the result
+    screen. Returns (tone, title, text, seconds, steps seen)."""
     browser = launch(playwright, y4m)
     try:
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         context.add_cookies(cookies)
         page = context.new_page()
         errors = watch(page)
-        page.goto(f"{url}/attendance/kiosk.html?lecture={lecture}")
+        page.goto(f"{url}/attendance/kiosk.html")
         until(page, "document.querySelector('#placeholder').classList.contains('hidden')", 20000)
-        until(page, "document.querySelector('main').dataset.screen === 'pick' && !!window.document.querySelector('.kiosk-name')", 20000)
+        until(page, "document.querySelector('main').dataset.screen === 'pick'", 20000)
+        if name:
+            page.get_by_label("Or type your name").fill(name.split()[0][:3])
+            page.wait_for_selector(".kiosk-name")
         page.wait_for_timeout(400)
         if shot:
             shoot_both(page, f"{shot}-list")
@@ -265,7 +278,7 @@ def kiosk_check_in(playwright, url, cookies, lecture, y4m, name, shot=None):
         browser.close()
 
 
-def kiosk_problem(playwright, url, cookies, lecture, y4m, shot):
+def kiosk_problem(playwright, url, cookies, y4m, shot):
     """A frame the kiosk cannot use: it says why on the camera and records nothing; Cancel."""
     browser = launch(playwright, y4m)
     try:
@@ -273,8 +286,8 @@ def kiosk_problem(playwright, url, cookies, lecture, y4m, shot):
         context.add_cookies(cookies)
         page = context.new_page()
         errors = watch(page)
-        page.goto(f"{url}/attendance/kiosk.html?lecture={lecture}")
-        until(page, "document.querySelector('main').dataset.screen === 'pick' && !!document.querySelector('.kiosk-name')", 20000)
+        page.goto(f"{url}/attendance/kiosk.html")
+        until(page, "document.querySelector('main').dataset.screen === 'pick'", 20000)
         until(page, "document.querySelector('#placeholder').classList.contains('hidden')", 20000)
         page.get_by_role("button", name="Just look at the camera").click()
         page.wait_for_selector("#problem:not(.hidden)", timeout=20000)
@@ -288,6 +301,70 @@ def kiosk_problem(playwright, url, cookies, lecture, y4m, shot):
         browser.close()
 
 
+def kiosk_abuse(playwright, url, cookies, photo_clip, lecture):
+    """Issue 37's attack, step by step, in a browser that holds the kiosk's cookie and whose
+    camera shows a still photo of the professor: no professor page, no professor API route,
+    no leaving the kiosk with the photo (not even with her password); then the photo against
+    the professor's own session face check. Returns what each step showed."""
+    seen = {}
+    browser = launch(playwright, photo_clip)
+    try:
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.add_cookies(cookies)
+        page = context.new_page()
+        errors = watch(page, allowed=[r"^403 POST .*/kiosk/leave$"])
+        page.goto(f"{url}/attendance/kiosk.html")
+        until(page, "document.querySelector('#placeholder').classList.contains('hidden')", 20000)
+        # The kiosk offers no link to any professor page.
+        links = page.evaluate("[...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))")
+        assert not [l for l in links if "professor" in l or "lecture" in l], links
+        # Leaving with a guessed password and then with her real one, the photo held up: refused both times.
+        for password in ("a guess 2026", CHOSEN.get(PROFESSOR["username"], PROFESSOR["password"])):
+            page.get_by_role("button", name="Leave the kiosk").click()
+            page.get_by_label("Password").fill(password)
+            page.get_by_role("button", name="Check my face and leave").click()
+            page.wait_for_selector("#result:not(.hidden)", timeout=90000)  # three tries of the challenge
+            seen.setdefault("leave", []).append(page.locator("#result-text").inner_text())
+            assert page.locator("#result").get_attribute("data-tone") == "bad"
+            assert page.locator("#result-title").inner_text() == "Still a kiosk"
+            if len(seen["leave"]) == 2:
+                shoot_both(page, "kiosk-abuse-leave")
+            page.get_by_role("button", name=re.compile("Back to check-in")).click()
+        assert all("could not see you blink" in t for t in seen["leave"]), seen
+        # The professor's API: every route answers 401 to the kiosk (it holds no session).
+        statuses = page.evaluate("""async (lecture) => {
+            const out = {};
+            for (const [method, path, body] of [["GET", `/api/v1/attendance/lectures/${lecture}`], ["GET", "/api/v1/attendance/courses"],
+                                                ["PUT", `/api/v1/attendance/lectures/${lecture}/records/x`, {status: "present", proof: "x"}],
+                                                ["POST", `/api/v1/attendance/lectures/${lecture}/confirm`, {proof: "x"}]]) {
+                const r = await fetch(path, {method, headers: {"Content-Type": "application/json"}, body: body ? JSON.stringify(body) : undefined});
+                out[`${method} ${path}`] = r.status;
+            }
+            return out;
+        }""", lecture)
+        seen["api"] = statuses
+        assert set(statuses.values()) == {401}, statuses
+        errors.clear()  # those 401s were the test's own requests
+        # The professor's pages: each asks for a sign-in.
+        for path in ("/attendance/professor.html", f"/attendance/lecture.html?lecture={lecture}", "/attendance/admin.html"):
+            page.goto(url + path)
+            page.wait_for_selector("#gate:not(.hidden)")
+            assert "Sign in first" in page.locator("#gate").inner_text(), path
+        shoot_both(page, "kiosk-abuse-gate")
+        assert not errors, errors
+        # The photo against the professor's own session (her password known): no face check.
+        page.context.clear_cookies()
+        sign_in(page, url, PROFESSOR["username"], PROFESSOR["password"], "/attendance/professor.html")
+        until(page, "document.querySelector('#face-check .status')?.classList.contains('bad')", 90000)
+        seen["session_face_check"] = page.locator("#face-check .status").inner_text()
+        assert "could not see you blink" in seen["session_face_check"], seen
+        assert page.locator("#work").evaluate("e => e.classList.contains('hidden')")
+        assert page.evaluate("fetch('/api/v1/attendance/courses').then(r => r.status)") == 403
+        return seen
+    finally:
+        browser.close()
+
+
 def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     url = att_server["url"]
     report = {}
@@ -297,7 +374,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     # ── The administrator ──────────────────────────────────────────────────────────────────────
     admin_context = plain.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
     admin = admin_context.new_page()
-    admin_errors = watch(admin, allowed=[r"^(403|422) POST .*/faces\?", r"^(403|422) POST .*/face-proof"])
+    admin_errors = watch(admin, allowed=[r"^(403|422) POST .*/faces\?"])
     admin.goto(url + "/attendance/")
     shoot_both(admin, "landing-signed-out")
     sign_in(admin, url, ADMIN["username"], ADMIN["password"], "/attendance/admin.html")
@@ -343,7 +420,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
         until(admin, f"document.querySelectorAll('#enrol-results li.ok, #enrol-results li.bad').length === {len(photos)}", 120000)
         return admin.evaluate("[...document.querySelectorAll('#enrol-results li')].map(li => [li.className, li.textContent])")
 
-    results = enrol(PROFESSOR["username"], [IDENTITY / PROFESSOR["folder"] / p for p in PROFESSOR["enrol"]])
+    results = enrol(PROFESSOR["username"], [yale(PROFESSOR["subject"], k) for k in PROFESSOR["enrol"]])
     assert all(c == "ok" for c, _ in results), results
     enrolled = {}
     for subject, username, _ in STUDENTS:
@@ -377,10 +454,10 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     prof_browser = launch(playwright, clips["professor"])
     prof_context = prof_browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
     prof = prof_context.new_page()
-    prof_errors = watch(prof, allowed=[r"^(403|422) POST .*/face-proof"])  # a frame the server refuses is retried
+    prof_errors = watch(prof)
     sign_in(prof, url, PROFESSOR["username"], PROFESSOR["password"], "/attendance/professor.html")
     prof.wait_for_selector("#face-check:not(.hidden)")
-    until(prof, "/Face confirmed/.test(document.querySelector('#face-check .status')?.textContent ?? '')", 30000)
+    until(prof, "/Face confirmed/.test(document.querySelector('#face-check .status')?.textContent ?? '')", 60000)
     report["professor_face_check"] = prof.locator("#face-check .status").inner_text()
     shoot(prof, "attendance-professor-facecheck-desktop")
     prof.wait_for_selector("#work:not(.hidden)")
@@ -399,29 +476,47 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     code = prof.locator("#code").inner_text()
     assert re.fullmatch(r"\d{4} \d{4}", code), code  # eight digits, shown in two groups of four
     assert prof.locator("#missing li").count() == 6
-    cookies = prof_context.cookies()
+
+    # ── The tablet becomes the lecture's kiosk ─────────────────────────────────────────────────
+    tablet_browser = launch(playwright, clips["professor"])
+    tablet_context = tablet_browser.new_context(viewport={"width": 1280, "height": 800})
+    tablet = tablet_context.new_page()
+    tablet_errors = watch(tablet)
+    sign_in(tablet, url, PROFESSOR["username"], PROFESSOR["password"], "/attendance/professor.html")
+    until(tablet, "/Face confirmed/.test(document.querySelector('#face-check .status')?.textContent ?? '')", 60000)
+    tablet.goto(f"{url}/attendance/lecture.html?lecture={lecture}")
+    tablet.wait_for_selector("#live:not(.hidden)")
+    tablet.once("dialog", lambda d: d.accept())
+    tablet.get_by_role("button", name="Make this device the kiosk").click()
+    tablet.wait_for_url("**/attendance/kiosk.html")
+    until(tablet, "document.querySelector('main').dataset.screen === 'pick'", 20000)
+    cookies = [c for c in tablet_context.cookies() if c["name"] == "sentio_kiosk"]
+    assert len(cookies) == 1 and cookies[0]["httpOnly"] and cookies[0]["path"] == "/api/v1/attendance/kiosk", tablet_context.cookies()
+    assert not [c for c in tablet_context.cookies() if c["name"] == "sentio_session" and c["value"]], "the professor's session ends on the kiosk"
+    assert tablet.locator(".kiosk-name").count() == 0, "the kiosk lists no names before two letters are typed"
+    shoot_both(tablet, "kiosk-ready")
 
     # ── The kiosk ─────────────────────────────────────────────────────────────────────────────
     names = {u: n for _, u, n in STUDENTS}
     outcomes = []
-    tone, title, text, seconds, prompts = kiosk_check_in(playwright, url, cookies, lecture, clips["impostor"], names[IMPOSTOR_CLAIMS], shot="kiosk-impostor")
+    tone, title, text, seconds, prompts = kiosk_check_in(playwright, url, cookies, clips["impostor"], names[IMPOSTOR_CLAIMS], shot="kiosk-impostor")
     outcomes.append(("impostor", tone, text, round(seconds, 1)))
     assert tone == "bad" and "does not match" in text, (title, text)
-    tone, title, text, seconds, prompts = kiosk_check_in(playwright, url, cookies, lecture, clips["photo"], names["boris.kralj"], shot="kiosk-photo")
+    tone, title, text, seconds, prompts = kiosk_check_in(playwright, url, cookies, clips["photo"], names["boris.kralj"], shot="kiosk-photo")
     outcomes.append(("photo attack", tone, text, round(seconds, 1)))
-    assert tone == "bad" and "liveness" in text.lower(), (title, text)
+    assert tone == "bad" and "could not see you blink" in text, (title, text)
     assert "Blink" in prompts, prompts
 
     # Frames the kiosk cannot use: it says which, and nothing is recorded.
-    report["frame_problems"] = [kiosk_problem(playwright, url, cookies, lecture, clips["no-face"], "kiosk-no-face"),
-                                kiosk_problem(playwright, url, cookies, lecture, clips["two-faces"], "kiosk-two-faces")]
+    report["frame_problems"] = [kiosk_problem(playwright, url, cookies, clips["no-face"], "kiosk-no-face"),
+                                kiosk_problem(playwright, url, cookies, clips["two-faces"], "kiosk-two-faces")]
     assert report["frame_problems"][0].startswith("No face in view"), report["frame_problems"]
     assert report["frame_problems"][1].startswith("More than one face in view"), report["frame_problems"]
 
     tries = {}
     for i, (subject, username, name) in enumerate(KIOSK):
         for attempt in (1, 2):
-            tone, title, text, seconds, prompts = kiosk_check_in(playwright, url, cookies, lecture, clips[subject],
+            tone, title, text, seconds, prompts = kiosk_check_in(playwright, url, cookies, clips[subject],
                                                                  None if username == JUST_LOOKS else name,
                                                                  shot="kiosk-student" if i == 0 and attempt == 1 else None)
             outcomes.append((username, tone, text if tone == "bad" else title, round(seconds, 1)))
@@ -468,6 +563,19 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     phone_browser.close()
     report["tries"] = tries
 
+    # ── A student left alone with the tablet, holding a photo of the professor ─────────────────
+    report["kiosk_abuse"] = kiosk_abuse(playwright, url, cookies, clips["professor-photo"], lecture)
+
+    # The professor leaves the kiosk with her password and her face: signed in there again.
+    tablet.get_by_role("button", name="Leave the kiosk").click()
+    tablet.get_by_label("Password").fill(CHOSEN.get(PROFESSOR["username"], PROFESSOR["password"]))
+    tablet.get_by_role("button", name="Check my face and leave").click()
+    tablet.wait_for_url("**/attendance/lecture.html?lecture=*", timeout=90000)
+    tablet.wait_for_selector("#live:not(.hidden)")
+    assert not [c for c in tablet_context.cookies() if c["name"] == "sentio_kiosk" and c["value"]]
+    assert not tablet_errors, tablet_errors
+    tablet_browser.close()
+
     # ── The professor confirms with a headcount and her face ───────────────────────────────────
     until(prof, "document.querySelectorAll('#checked-in li').length === 6", 10000)
     methods = prof.evaluate("Object.fromEntries([...document.querySelectorAll('#checked-in li')].map(li => [li.dataset.student, li.textContent]))")
@@ -478,7 +586,11 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     assert prof.locator("#missing li").count() == 0
     prof.get_by_label("Headcount in the room").fill("7")
     prof.get_by_role("button", name="Confirm with my face").click()
-    prof.wait_for_selector("#confirmed:not(.hidden)", timeout=30000)
+    try:
+        prof.wait_for_selector("#confirmed:not(.hidden)", timeout=90000)  # up to three tries of the challenge
+    except Exception:
+        shoot(prof, "attendance-confirm-failed-desktop")
+        raise AssertionError(f"not confirmed: {prof.locator('#status').inner_text()} | {prof.locator('#confirm-face').inner_text()}")
     report["confirm"] = prof.locator("#status").inner_text()
     assert "6 present, 0 late, 0 absent" in report["confirm"] and "1 more than checked in" in report["confirm"], report["confirm"]
     statuses = prof.evaluate("Object.fromEntries([...document.querySelectorAll('#records tbody tr')].map(tr => [tr.cells[0].textContent, tr.cells[1].textContent]))")
@@ -487,7 +599,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     row = prof.locator(f"#records tbody tr:has-text('{names[EDITED[0]]}')")
     row.locator("select").select_option(EDITED[1])
     row.get_by_role("button", name="Change").click()
-    until(prof, "/face-confirmed/.test(document.querySelector('#status').textContent)", 30000)
+    until(prof, "/face-confirmed/.test(document.querySelector('#status').textContent)", 60000)
     assert prof.locator(f"#records tbody tr:has-text('{names[EDITED[0]]}') td").first.text_content() == "Excused"
     prof.locator("#audit-box summary").click()
     prof.wait_for_selector("#audit tbody tr")
@@ -550,13 +662,13 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     # enrolled, a browser whose camera shows another photo of her proves it, the professor
     # becomes the administrator and the registrar a professor.
     admin.locator("#role-filter").select_option("")
-    results = enrol(ADMIN["username"], [IDENTITY / ADMIN_FACE["folder"] / p for p in ADMIN_FACE["enrol"]])
+    results = enrol(ADMIN["username"], [yale(ADMIN_FACE["subject"], k) for k in ADMIN_FACE["enrol"]])
     assert all(c == "ok" for c, _ in results), results
     hand_browser = launch(playwright, clips["admin"])
     hand_context = hand_browser.new_context(viewport={"width": 1280, "height": 800})
     hand_context.add_cookies(admin_context.cookies())
     hand = hand_context.new_page()
-    hand_errors = watch(hand, allowed=[r"^(403|422) POST .*/face-proof"])  # a frame the server refuses is retried
+    hand_errors = watch(hand)
     hand.goto(url + "/attendance/admin.html#handover-section")
     hand.wait_for_selector("#work:not(.hidden)")
     hand.wait_for_selector("#h-user option", state="attached")
@@ -564,7 +676,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     hand.locator("#h-password").fill(ADMIN["password"])
     hand.once("dialog", lambda d: d.accept())
     hand.get_by_role("button", name="Check my face and hand over").click()
-    until(hand, "/administrator now/.test(document.querySelector('#handover-status').textContent)", 30000)
+    until(hand, "/administrator now/.test(document.querySelector('#handover-status').textContent)", 60000)
     report["handover"] = hand.locator("#handover-status").inner_text()
     shoot_both(hand, "admin-handover")
     hand.goto(url + "/attendance/admin.html")

@@ -127,6 +127,9 @@ struct KioskConnection {
                 // Everyone's enrolment is read once: the course's people are among them.
                 let everyone = try await platform.attendance.allTemplates()
                 let byPerson = Dictionary(uniqueKeysWithValues: everyone.map { ($0.personID, $0) })
+                if purpose == .proof, let claimed, byPerson[claimed]?.descriptors.isEmpty ?? true {
+                    return try await refuse(outbound, "you have no enrolled face; ask the administrator to enrol one", claimed)
+                }
                 var generator = SystemRandomNumberGenerator()
                 let session = try CheckInSession(claimed: claimed, templates: people.compactMap { byPerson[$0] }, cohort: everyone,
                                                  challenge: platform.fixedLivenessChallenge ?? LivenessChallenge.random(using: &generator))

@@ -71,11 +71,14 @@ export class CheckInStream {
     }
   }
 
-  /** Starts a check-in: `student` picked (1:1), or none to be recognised (1:N). */
-  begin(student) {
+  /**
+   * Starts a check-in: `student` picked (1:1), or none to be recognised (1:N); with
+   * `purpose: "proof"` at a kiosk, its operator's face proof (to leave it).
+   */
+  begin(student, purpose) {
     if (!this.socket) return false;
     this.active = true;
-    this.socket.send(JSON.stringify(student ? { type: "start", student } : { type: "start" }));
+    this.socket.send(JSON.stringify({ type: "start", ...(student ? { student } : {}), ...(purpose ? { purpose } : {}) }));
     return true;
   }
 
@@ -149,4 +152,24 @@ export function promptFor(step) {
   if (step.phase === "recheck") return "Look at the camera once more";
   if (step.phase === "passed") return "Checked";
   return step.message;
+}
+
+const ACTION_VERBS = { blink: "blink", "open-mouth": "open your mouth", "turn-left": "turn your head to your left", "turn-right": "turn your head to your right" };
+
+/**
+ * A refusal in plain words for the person in front of the camera ("We could not see you blink
+ * in time."), never the audit's wording ("liveness: blink not done within 6 s").
+ */
+export function plainWords(reason = "") {
+  let m;
+  if ((m = /^liveness: (\S+) not done within/.exec(reason))) return `We could not see you ${ACTION_VERBS[m[1]] ?? m[1]} in time.`;
+  if ((m = /^liveness: (\S+) when asked to (\S+)/.exec(reason))) return `We asked you to ${ACTION_VERBS[m[2]] ?? m[2]}, and saw something else.`;
+  if (/^liveness: no steady face/.test(reason)) return "We could not see your face steady and looking straight at the camera.";
+  if (/^liveness: the face left/.test(reason)) return "Your face left the camera.";
+  if (/^liveness: another face/.test(reason)) return "Another face came into view: one person at a time.";
+  if (/face after the challenge/.test(reason)) return "The face at the end was not the face at the start.";
+  if (/does not match/.test(reason)) return "The face does not match the one enrolled.";
+  if (/took longer than/.test(reason)) return "That took too long.";
+  const text = reason.replace(/^liveness: /, "");
+  return text ? text[0].toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? "" : ".") : "Not confirmed.";
 }

@@ -1,8 +1,8 @@
 // What the attendance pages share: the API root, element building (no innerHTML: names come
-// from users), dates, the role guard, and the face proof (a frame of the signed-in user's own
-// face from the camera, POST /api/v1/attendance/face-proof, tried a few times on its own).
+// from users), dates, the role guard, and the face proof (the signed-in user's own face, live:
+// the liveness challenge over the /api/v1/attendance/face-proof stream).
 import { api, session, showAccountLink, status } from "/js/account.js";
-import { openCamera, grabJPEG } from "/js/camera.js";
+import { CheckInStream, plainWords, promptFor, hintFor } from "/attendance/checkin.js";
 
 export const ATT = "/api/v1/attendance";
 export const $ = (id) => document.getElementById(id);
@@ -72,52 +72,71 @@ export async function requireRole(roles, here) {
 }
 
 /**
- * Proves the signed-in user's face: opens the camera in `box` (an element with a video, a
- * canvas and a status line), sends a frame every second until the server accepts one (at most
- * `tries`), and resolves to the proof ({proof, distance, expiresInSeconds}). The camera is
- * closed afterwards. Rejects with the last reason.
+ * Proves the signed-in user's face, live: opens the camera in `box` (from `proofBox`), runs the
+ * liveness challenge over the face-proof stream (the face, the actions the server asks for, the
+ * face again) and resolves to the proof ({proof, distance}). A refusal is tried again up to
+ * `tries` times, then rejects with the reason in plain words. The camera is closed afterwards.
  */
-export async function faceProof(box, { tries = 6, onStatus } = {}) {
-  const video = box.querySelector("video"), canvas = box.querySelector("canvas") ?? h("canvas");
-  const line = box.querySelector(".status");
+export async function faceProof(box, { tries = 3, onStatus } = {}) {
+  const video = box.querySelector("video"), overlay = box.querySelector("canvas");
+  const line = box.querySelector(".status"), prompt = box.querySelector(".proof-prompt");
   const say = (text, tone) => { if (line) status(line, text, tone); onStatus?.(text, tone); };
   box.classList.remove("hidden");
-  let stream, settled = "bad", grabbed = false;
+  box.querySelector(".stage")?.removeAttribute("data-verdict");
+  let stream, settled = "bad";
   try {
     say("Opening the camera…");
-    stream = await openCamera(video);
-    let last = "no frame";
-    for (let attempt = 1; attempt <= tries; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, attempt === 1 ? 600 : 900));
-      say(attempt === 1 ? "Look straight at the camera…" : `Checking again (${attempt} of ${tries}): ${last}`, attempt === 1 ? "" : "warn");
-      const frame = await grabJPEG(video, canvas, 0.9);
-      grabbed = true;
-      try {
-        const proof = await api(`${ATT}/face-proof`, { method: "POST", body: frame, type: "image/jpeg" });
-        say(`Face confirmed (distance ${proof.distance.toFixed(2)}).`, "ok");
-        settled = "ok";
-        return proof;
-      } catch (error) {
-        last = error.message;
-        if (error.status === 401 || error.status === 429 || /no enrolled face/.test(last)) break;
-      }
-    }
-    say(last, "bad");
-    throw new Error(last);
+    const proof = await new Promise((resolve, reject) => {
+      let attempt = 1;
+      const refused = (message) => {
+        const words = plainWords(message);
+        if (attempt >= tries || /no face is enrolled|not match/.test(message)) { reject(new Error(words)); return; }
+        attempt += 1;
+        say(`${words} Trying again (${attempt} of ${tries})…`, "warn");
+        setTimeout(() => { if (!stream.begin()) reject(new Error("The connection closed: try again.")); }, 1500);
+      };
+      stream = new CheckInStream({
+        url: `${ATT}/face-proof`, video, overlay,
+        on: {
+          step: (step) => {
+            if (prompt) { prompt.textContent = promptFor(step); prompt.dataset.phase = step.phase; }
+            say(step.problem ? step.message : hintFor(step));
+          },
+          proof: resolve,
+          refused,
+          error: (message) => { if (message.code === "refused") refused(message.message); },
+          closed: () => reject(new Error("The connection closed: try again.")),
+        },
+      });
+      stream.start().then(() => { stream.begin(); say("Look at the camera."); }, reject);
+    });
+    if (prompt) prompt.textContent = "Face confirmed";
+    say("Face confirmed, live.", "ok");
+    settled = "ok";
+    return proof;
+  } catch (error) {
+    if (prompt) prompt.textContent = "Not confirmed";
+    say(error.message, "bad");
+    throw error;
   } finally {
-    // The frame that was judged stays on screen, framed in the verdict's colour.
-    if (grabbed) { canvas.classList.remove("hidden"); video?.classList.add("hidden"); }
+    // The last picture stays on screen, framed in the verdict's colour, after the camera stops.
+    if (overlay && video?.videoWidth) {
+      overlay.width = video.videoWidth;
+      overlay.height = video.videoHeight;
+      overlay.getContext("2d").drawImage(video, 0, 0);
+    }
     box.querySelector(".stage")?.setAttribute("data-verdict", settled);
-    stream?.getTracks().forEach((track) => track.stop());
+    stream?.stop();
     if (video) video.srcObject = null;
   }
 }
 
-/** A face-proof box: the mirrored preview and a status line (hidden until used). */
+/** A face-proof box: the mirrored preview with the face boxes, the prompt and a status line (hidden until used). */
 export function proofBox(label = "Your face") {
   return h("div", { class: "proof-box hidden", role: "group", "aria-label": label },
     h("div", { class: "stage mirrored proof-stage" }, h("video", { playsinline: true, muted: true, autoplay: true }),
-      h("canvas", { class: "hidden", "aria-hidden": "true" })),
+      h("canvas", { "aria-hidden": "true" })),
+    h("p", { class: "proof-prompt", "aria-live": "assertive" }),
     h("p", { class: "status", role: "status", "aria-live": "polite" }));
 }
 

@@ -34,7 +34,6 @@ function renderLive() {
   const { lecture, checkedIn, missing } = roll;
   // Eight digits in two groups of four, easier to read across a lecture hall.
   $("code").textContent = lecture.checkinCode ? lecture.checkinCode.replace(/^(\d{4})(\d{4})$/, "$1 $2") : "—";
-  $("kiosk").href = `/attendance/kiosk.html?lecture=${encodeURIComponent(lecture.id)}`;
   $("checked-count").textContent = checkedIn.length;
   $("missing-count").textContent = missing.length;
   $("checked-in").replaceChildren(...checkedIn.map((c) => h("li", { dataset: { student: c.studentID } },
@@ -173,3 +172,27 @@ async function main() {
   timer = setInterval(() => { if (roll?.lecture.state !== "confirmed") load().catch(() => {}); }, 3000);
 }
 main();
+
+/** This browser becomes the lecture's kiosk: the server ends the session here and hands it a kiosk token. */
+$("kiosk").addEventListener("click", async () => {
+  const sure = window.confirm("Make this device the lecture's kiosk?\n\nYou will be signed out on this device. It will do check-ins only; "
+    + "leaving the kiosk takes your password and your face.");
+  if (!sure) return;
+  $("kiosk").disabled = true;
+  try {
+    const made = await api(`${path}/kiosk-device`, { method: "POST" });
+    location.assign(made.page);
+  } catch (error) {
+    status($("status"), error.message, "bad");
+    $("kiosk").disabled = false;
+  }
+});
+
+$("end-kiosks").addEventListener("click", async () => {
+  try {
+    const { ended } = await api(`${path}/kiosk-device`, { method: "DELETE" });
+    status($("status"), ended ? `Ended ${ended === 1 ? "the kiosk" : `${ended} kiosks`}: ${ended === 1 ? "it does" : "they do"} no more check-ins.` : "No kiosk of this lecture is running.", "ok");
+  } catch (error) {
+    status($("status"), error.message, "bad");
+  }
+});
