@@ -6,7 +6,7 @@ Run by scripts/failover (inside scripts/with-postgres). Each run:
      redispatch on a refused connection; the sessions of a server marked down are shut);
   2. runs clients through the proxy: face streams (frames at 5/s), a pairing room with a phone's
      motion stream and a desktop watcher, an arcade room the same way, two check-in kiosks of a
-     lecture (the administrator's session, frames at 3/s), and a writer opening rooms
+     lecture (kiosk devices the administrator made, frames at 3/s), and a writer opening rooms
      (each acknowledged room must exist at the end); every client reconnects with back-off
      (100 ms, doubling to 1 s) when its socket drops;
   3. checks that the streams spread over the three servers (each server's own /metrics);
@@ -216,16 +216,25 @@ async def run_once(options, database, number):
                 write_errors[0] += 1
             await asyncio.sleep(0.05)
 
-    # Check-ins: a lecture's kiosk (the administrator's session, which the database holds for
-    # every server), sending camera frames and answered on each.
+    # Check-ins: two kiosk devices of a lecture (their tokens are in the database every server
+    # reads), sending camera frames and answered on each.
     subprocess.run([options.bin, "admin", "create", "--username", f"registrar{number}", "--database", database, "--data-dir", str(work / "admin")],
                    input="registrar password 1\n", text=True, check=True, capture_output=True)
-    with urllib.request.urlopen(urllib.request.Request(f"http://{base}/api/v1/session", method="POST",
-                                                       data=json.dumps({"username": f"registrar{number}", "password": "registrar password 1"}).encode(),
-                                                       headers={"Content-Type": "application/json"})) as response:
-        cookie = response.headers["Set-Cookie"].split(";")[0]
-        csrf = json.loads(response.read())["csrfToken"]
-    staff = {"Content-Type": "application/json", "Cookie": cookie, "X-CSRF-Token": csrf}
+
+    def sign_in():
+        with urllib.request.urlopen(urllib.request.Request(f"http://{base}/api/v1/session", method="POST",
+                                                           data=json.dumps({"username": f"registrar{number}", "password": "registrar password 1"}).encode(),
+                                                           headers={"Content-Type": "application/json"})) as response:
+            return {"Content-Type": "application/json", "Cookie": response.headers["Set-Cookie"].split(";")[0],
+                    "X-CSRF-Token": json.loads(response.read())["csrfToken"]}
+
+    def kiosk_device(lecture_id):
+        """A browser turned into the lecture's kiosk: its session ends, a kiosk cookie comes back."""
+        request = urllib.request.Request(f"http://{base}/api/v1/attendance/lectures/{lecture_id}/kiosk-device", method="POST", headers=sign_in())
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return next(c.split(";")[0] for c in response.headers.get_all("Set-Cookie") if c.startswith("sentio_kiosk="))
+
+    staff = sign_in()
     course = json.loads(http("POST", f"http://{base}/api/v1/attendance/courses",
                              json.dumps({"code": f"FO{number}", "title": "Failover", "academicYear": "2026/27"}).encode(), staff)[1])
     now = int(time.time() * 1000)
@@ -240,8 +249,8 @@ async def run_once(options, database, number):
             await asyncio.sleep(0.3)
 
     for k in range(2):
-        clients.append(Client(f"kiosk{k}", f"ws://{base}/api/v1/attendance/lectures/{lecture['id']}/kiosk", kiosk, 0.3, outages,
-                              headers={"Cookie": cookie}))
+        clients.append(Client(f"kiosk{k}", f"ws://{base}/api/v1/attendance/kiosk/stream", kiosk, 0.3, outages,
+                              headers={"Cookie": kiosk_device(lecture["id"])}))
     tasks = [asyncio.create_task(c.run()) for c in clients] + [asyncio.create_task(writer())]
     await asyncio.sleep(6)
     opened_before = [metric(p, "sentio_streams_total") for p in cluster.ports]

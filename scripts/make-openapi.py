@@ -391,12 +391,32 @@ paths = {
                 "responses": {**ok_json({"type": "array", "items": {"type": "object"}}), "404": err("No such lecture of yours."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/my-attendance": {"get": {"summary": "The student's own attendance per course, with percentages.", "tags": ["attendance"],
                                                  "responses": {**ok_json({"type": "array", "items": {"type": "object"}}), **SIGNED_IN_ERRORS}}},
-    "/api/v1/attendance/face-proof": {"post": {
-        "summary": "Check the signed-in user's face against their enrolment: marks the session face-checked and answers a proof (120 s, once).",
-        "tags": ["attendance"], "requestBody": IMAGE_BODY,
-        "responses": {**ok_json(obj({"proof": string, "distance": num, "expiresInSeconds": integer}), "Checked", "201"),
-                      "400": err("The body is empty."), "413": err("Over 16 MiB."), "415": err("Not an image type."), "422": err("Not a readable image, no usable face, or no enrolled face to compare with."),
-                      "429": err("Too many requests from this client; see Retry-After."), "503": err("The work ran past its deadline or the server is full; see Retry-After."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/lectures/{lecture}/kiosk-device": {
+        "parameters": [path_param("lecture", "The lecture's id.")],
+        "post": {"summary": "Turn this browser into the lecture's kiosk (its professor, face-checked, or the admin): the session here ends and an HttpOnly "
+                            "sentio_kiosk cookie (path /api/v1/attendance/kiosk, 12 h) takes its place; the device then reaches only the kiosk routes.",
+                 "tags": ["attendance"],
+                 "responses": {**ok_json(obj({"lecture": string, "expiresAt": integer, "page": string}), "The kiosk's token is in the cookie", "201"),
+                               "404": err("No such lecture of yours."), "409": err("The lecture is confirmed."), **SIGNED_IN_ERRORS}},
+        "delete": {"summary": "End every kiosk of the lecture (from another device).", "tags": ["attendance"],
+                   "responses": {**ok_json(obj({"ended": integer})), "404": err("No such lecture of yours."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/kiosk": {"get": {
+        "summary": "The kiosk device's lecture, its course, how many checked in of how many, who opened it (the sentio_kiosk cookie).",
+        "tags": ["attendance"],
+        "responses": {**ok_json(obj({"lecture": {"type": "object"}, "courseCode": string, "courseTitle": string, "checkedIn": integer, "expected": integer,
+                                     "operatorName": string, "expiresAt": integer})), "401": err("Not a kiosk device, or its kiosk ended.")}}},
+    "/api/v1/attendance/kiosk/names": {"get": {
+        "summary": "Students of the kiosk's lecture not checked in yet whose name holds q (two letters or more; at most 8): the kiosk's type-ahead.",
+        "tags": ["attendance"], "parameters": [q("q", {"type": "string", "maxLength": 100}, "Part of a name (fewer than two letters: nobody).")],
+        "responses": {**ok_json({"type": "array", "items": obj({"id": string, "displayName": string, "hasFace": {"type": "boolean"}})}),
+                      "400": err("An unknown query parameter, or q over 100 characters."), "401": err("Not a kiosk device, or its kiosk ended.")}}},
+    "/api/v1/attendance/kiosk/leave": {"post": {
+        "summary": "Leave the kiosk: the password of the professor who opened it and a live face proof made at this kiosk (its stream, purpose proof). "
+                   "Ends the kiosk and signs the professor in here, face-checked.",
+        "tags": ["attendance"], "requestBody": json_body(obj({"password": string, "proof": string}, ["password", "proof"])),
+        "responses": {**ok_json(obj({"next": string})), "400": err("Malformed JSON."), "401": err("Not a kiosk device, or its kiosk ended."),
+                      "403": err("Wrong password, or no fresh face proof of the professor made at this kiosk."), "413": err("Body over 64 KiB."),
+                      "415": err("Not JSON."), "429": err("Too many wrong passwords; see Retry-After.")}}},
     "/api/v1/attendance/people/{id}/faces": {
         "parameters": [path_param("id", "The person's id.")],
         "get": {"summary": "How many enrolment photos, and the ids of those kept (admin, the person).", "tags": ["attendance"],
@@ -509,11 +529,15 @@ for target, method in [("/api/v1/iv/collection/{pokemon}", "get"), ("/api/v1/iv/
 for path, item in paths.items():
     for method, operation in item.items():
         signing_in = (path, method) == ("/api/v1/session", "post")  # its 401 is a wrong password
-        if method != "parameters" and "401" in operation.get("responses", {}) and not signing_in:
+        if path.startswith("/api/v1/attendance/kiosk"):
+            operation["security"] = [{"kiosk": []}]  # a kiosk device's cookie, not a session (issue 37)
+        elif method != "parameters" and "401" in operation.get("responses", {}) and not signing_in:
             operation["security"] = [{"session": []} if method == "get" else {"session": [], "csrf": []}]
 SECURITY_SCHEMES = {
     "session": {"type": "apiKey", "in": "cookie", "name": "sentio_session",
                 "description": "The session cookie POST /api/v1/session sets (HttpOnly, SameSite=Strict)."},
+    "kiosk": {"type": "apiKey", "in": "cookie", "name": "sentio_kiosk",
+              "description": "A kiosk device's cookie (POST /api/v1/attendance/lectures/{lecture}/kiosk-device sets it): the lecture's check-ins only."},
     "csrf": {"type": "apiKey", "in": "header", "name": "X-CSRF-Token",
              "description": "The session's CSRF token (POST or GET /api/v1/session answers it); every POST, PUT and DELETE of a signed-in user carries it."},
 }

@@ -7,7 +7,7 @@ server (issue 34's acceptance). Loopback only, bounded in count and time.
 Attacks (all by default):
   sockets   20,000 idle sockets from one address (127.0.0.2), reopened as the server closes them
   streams   96 idle /stream/faces sockets from two addresses (127.0.0.3, .4); then the
-            administrator's kiosk must still connect
+            administrator's kiosk device must still connect
   embeds    twelve /faces/embed?detector=mmod&upsample=1&jitter=10 at once from three addresses
             (127.0.0.5-7), a 640×640 JPEG (~40 KiB), kept up while the victim measures
   bombs     sixty 24-megapixel WebP files of about 1 KB posted at once (127.0.0.20-25); the
@@ -167,7 +167,7 @@ def attack_streams(port, admin, lecture):
     k.bind(("127.0.0.10", 0))
     k.settimeout(10)
     k.connect(("127.0.0.1", port))
-    k.sendall(UPGRADE.format(path=f"/api/v1/attendance/lectures/{lecture}/kiosk", extra=f"Cookie: {admin.cookie}\r\n").encode())
+    k.sendall(UPGRADE.format(path="/api/v1/attendance/kiosk/stream", extra=f"Cookie: {admin.kiosk_device(lecture)}\r\n").encode())
     attack.report["kiosk"] = k.recv(4096).split(b"\r\n", 1)[0].decode(errors="replace")
     held.append(k)
 
@@ -261,7 +261,7 @@ def attack_imports(port, admin, course_ids):
 class Admin:
     """The administrator's session, from 127.0.0.10."""
     def __init__(self, port, username, password):
-        self.port = port
+        self.port, self.username, self.password = port, username, password
         status, body, headers = request(port, "127.0.0.10", "POST", "/api/v1/session",
                                         json.dumps({"username": username, "password": password}), {"Content-Type": "application/json"})
         assert status == 200, (status, body)
@@ -273,6 +273,19 @@ class Admin:
                                   {"Content-Type": "application/json", "Cookie": self.cookie, "X-CSRF-Token": self.csrf})
         assert status < 300, (method, path, status, data[:300])
         return json.loads(data) if data else None
+
+    def kiosk_device(self, lecture):
+        """A kiosk device of the lecture, made by a second session of the administrator (the
+        session that makes a kiosk ends): its cookie."""
+        device = Admin(self.port, self.username, self.password)
+        c = connection(self.port, "127.0.0.10", 30)
+        try:
+            c.request("POST", f"/api/v1/attendance/lectures/{lecture}/kiosk-device", headers={"Cookie": device.cookie, "X-CSRF-Token": device.csrf})
+            r = c.getresponse()
+            assert r.status == 201, (r.status, r.read()[:300])
+            return next(v.split(";")[0] for k, v in r.getheaders() if k.lower() == "set-cookie" and v.startswith("sentio_kiosk="))
+        finally:
+            c.close()
 
     def csv(self, path, text):
         return request(self.port, "127.0.0.10", "POST", path, text.encode(),
