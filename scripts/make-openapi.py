@@ -389,6 +389,13 @@ paths = {
         "parameters": [path_param("lecture", "The lecture's id.")],
         "get": {"summary": "The lecture's audit trail: every decision with its frame hash, distance and liveness.", "tags": ["attendance"],
                 "responses": {**ok_json({"type": "array", "items": {"type": "object"}}), "404": err("No such lecture of yours."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/checkin/lecture": {"get": {
+        "summary": "The open lecture a room code opens for the signed-in student (what the phone shows before its camera starts).",
+        "tags": ["attendance"], "parameters": [q("code", {"type": "string", "pattern": "^[0-9]{8}$"}, "The room's eight-digit code.")],
+        "responses": {**ok_json(obj({"lecture": {"type": "object"}, "courseCode": string, "courseTitle": string})),
+                      "400": err("An unknown query parameter."), "404": err("No open lecture of your courses has the code."),
+                      "429": err("Too many wrong codes; see Retry-After."), **SIGNED_IN_ERRORS,
+                      "403": err("Not a student, or the code is of a lecture of a course you are not enrolled in (the message names it).")}}},
     "/api/v1/attendance/my-attendance": {"get": {"summary": "The student's own attendance per course, with percentages.", "tags": ["attendance"],
                                                  "responses": {**ok_json({"type": "array", "items": {"type": "object"}}), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/lectures/{lecture}/kiosk-device": {

@@ -40,10 +40,14 @@ public struct CheckInSession: Sendable {
     public private(set) var phase: Phase = .framing
     public private(set) var match: FaceMatch?
     private var rejections = 0
+    private var firstRejectionAt: Double?
     private var startedAt: Double?
     public private(set) var failure: String?
-    /// Face checks that did not match before the session gave up.
+    /// Face checks that did not match before the session gives up: at least this many, over
+    /// at least `matchSeconds` — a student who stepped up turned away or in poor light gets a
+    /// few seconds to adjust (three frames were 0.3–0.9 s, too quick to read the prompt).
     public static let maxRejections = 3
+    public static let matchSeconds = 3.0
     /// The whole check-in must end within this many seconds.
     public static let timeLimit = 40.0
 
@@ -107,7 +111,12 @@ public struct CheckInSession: Sendable {
             }
             guard found.accepted else {
                 rejections += 1
-                if rejections >= Self.maxRejections { match = found; return fail("the face does not match (\(rejections) tries)") }
+                let since = firstRejectionAt ?? frame.time
+                firstRejectionAt = since
+                if rejections >= Self.maxRejections && frame.time - since >= Self.matchSeconds {
+                    match = found
+                    return fail("the face does not match (\(rejections) tries in \(Int((frame.time - since).rounded())) s)")
+                }
                 return step(message: claimed == nil ? "Not recognised: look straight at the camera, or pick your name."
                                                     : "The face does not match yet: look straight at the camera.", distance: found.distance)
             }

@@ -209,8 +209,23 @@ struct AttendanceRouteTests {
             #expect(try await client.execute(uri: "/api/v1/attendance/courses", method: .get, headers: [.cookie: session]).status == .ok)
             #expect(try await client.execute(uri: "/api/v1/attendance/kiosk", method: .get, headers: [.cookie: kiosk]).status == .unauthorized)
             let trail = try await server.platform.attendance.auditTrail(lecture: lecture)
-            #expect(trail.filter { $0.action == "kiosk.leave" && $0.outcome == "refused" }.count == 2)
+            // The photo at the camera, the forged proof, the wrong password: three refusals, none naming a person as the actor.
+            let refusedLeaves = trail.filter { $0.action == "kiosk.leave" && $0.outcome == "refused" }
+            #expect(refusedLeaves.count == 3 && refusedLeaves.allSatisfy { $0.actor == nil }, "\(refusedLeaves)")
             #expect(trail.contains { $0.action == "kiosk.start" } && trail.contains { $0.action == "kiosk.end" })
+
+            // A student's phone with a code: their own lecture's is named; another course's
+            // says so in words (the outside run read "the service could not be reached").
+            let code = try #require(try await server.platform.attendance.lecture(lecture)?.checkinCode)
+            let own = try await client.execute(uri: "/api/v1/attendance/checkin/lecture?code=\(code)", method: .get, headers: w.ann.headers)
+            #expect(own.status == .ok && own.body.text.contains("CV101"), "\(own.body.text)")
+            let foreign = try await Self.post(client, w.admin, "/api/v1/attendance/courses/\(w.otherCourse)/lectures",
+                                              #"{"title": "ML week 1", "startsAt": 1790000000000, "endsAt": 1790005400000}"#)["id"] as! String
+            let foreignCode = try #require(try await Self.post(client, w.admin, "/api/v1/attendance/lectures/\(foreign)/open", "{}")["checkinCode"] as? String)
+            let wrongRoom = try await client.execute(uri: "/api/v1/attendance/checkin/lecture?code=\(foreignCode)", method: .get, headers: w.ann.headers)
+            #expect(wrongRoom.status == .forbidden && wrongRoom.body.text.contains("not enrolled in ML201"), "\(wrongRoom.body.text)")
+            let unknown = try await client.execute(uri: "/api/v1/attendance/checkin/lecture?code=00000000", method: .get, headers: w.ann.headers)
+            #expect(unknown.status == .notFound)
         }
     }
 

@@ -603,15 +603,22 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     assert prof.locator(f"#records tbody tr:has-text('{names[EDITED[0]]}') td").first.text_content() == "Excused"
     prof.locator("#audit-box summary").click()
     prof.wait_for_selector("#audit tbody tr")
-    audit = prof.evaluate("[...document.querySelectorAll('#audit tbody tr')].map(tr => [...tr.cells].map(td => td.textContent))")
-    report["audit"] = [(a[1], a[3]) for a in audit]
-    refusals = [a[2] + ": " + a[5] for a in audit if a[1] == "checkin" and a[3] == "refused"]
+    # Each row: the raw action and outcome (data attributes), then the cells as shown.
+    audit = prof.evaluate("[...document.querySelectorAll('#audit tbody tr')].map(tr => [tr.dataset.action, tr.dataset.outcome, ...[...tr.cells].map(td => td.textContent)])")
+    report["audit"] = [(a[0], a[1]) for a in audit]
+    refusals = [a[4] + ": " + a[7] for a in audit if a[0] == "checkin" and a[1] == "refused"]
     report["audit_refusals"] = refusals
+    # A refused check-in names only whom the person claimed to be, never as if it were theirs.
+    assert all(r.startswith("Someone claiming to be") or r.startswith("Someone not recognised") for r in refusals), refusals
     assert any(names[IMPOSTOR_CLAIMS] in r and "does not match" in r for r in refusals), refusals
     assert any(names["boris.kralj"] in r and "blink not done" in r for r in refusals), refusals
     assert len(refusals) == 2 + sum(t - 1 for t in tries.values()), refusals
-    assert sum(1 for a in audit if a[1] == "checkin" and a[3] == "pending") == 6
-    assert any(a[1] == "lecture.confirm" for a in audit) and any(a[1] == "record.edit" for a in audit)
+    assert sum(1 for a in audit if a[0] == "checkin" and a[1] == "pending") == 6
+    assert any(a[0] == "lecture.confirm" for a in audit) and any(a[0] == "record.edit" for a in audit)
+    assert any(a[0] == "kiosk.leave" and a[1] == "refused" for a in audit) and any(a[0] == "kiosk.start" for a in audit)
+    assert not prof.locator("#audit td.att-tech").first.is_visible(), "distances stay behind the details switch"
+    prof.locator("#audit-tech").check()
+    assert prof.locator("#audit td.att-tech").first.is_visible()
     shoot_both(prof, "lecture-confirmed")
     with prof.expect_download() as download:
         prof.get_by_role("button", name="Export the course's CSV").click()

@@ -112,6 +112,7 @@ public enum AccessTable {
         RouteRule(method: .get, path: "/api/v1/attendance/kiosk/stream", access: .kiosk, webSocket: true),
         RouteRule(method: .post, path: "/api/v1/attendance/kiosk/leave", access: .kiosk),
         RouteRule(method: .get, path: "/api/v1/attendance/checkin", access: .roles([.student]), webSocket: true),
+        RouteRule(method: .get, path: "/api/v1/attendance/checkin/lecture", access: .roles([.student])),
         // The puzzle game: guests play too (a device cookie names them); each player reaches
         // only their own progress, so there is no other player's data to guard per route.
         RouteRule(method: .get, path: "/api/v1/puzzler/levels", access: .anyone),

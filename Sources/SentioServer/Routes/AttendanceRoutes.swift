@@ -144,6 +144,11 @@ struct AttendanceRoutes {
             let lecture = try await self.lecture(context, for: .teach)
             return try Response.json(try await register.auditTrail(lecture: lecture.id))
         }
+        router.route(.get, "/api/v1/attendance/checkin/lecture") { request, context in
+            let (lecture, _) = try await ownLecture(request, context)
+            guard let course = try await register.course(lecture.courseID) else { throw HTTPError(.notFound, message: "the lecture's course is gone") }
+            return try Response.json(CodeLecture(lecture: lecture, courseCode: course.code, courseTitle: course.title))
+        }
         router.route(.get, "/api/v1/attendance/my-attendance") { _, context in
             let me = try identity(context)
             return try Response.json(try await register.attendance(student: me.user.id))
@@ -177,21 +182,32 @@ struct AttendanceRoutes {
         }
     }
 
-    /// The open lecture of the `code` query parameter, in one of the student's courses.
+    /// The open lecture of the `code` query parameter, in one of the student's courses. A code
+    /// of another course's open lecture says so (the student typed a real code, in the wrong
+    /// room); it still counts as a wrong guess, as an unknown code does.
     func ownLecture(_ request: Request, _ context: AppContext) async throws -> (Lecture, String) {
         let me = try identity(context)
         let code = try Query(request, allowed: ["code"]).string("code") ?? ""
+        var otherCourse: String?
         let found = try await platform.lookUpCode(context) { () async throws -> Lecture? in
-            guard let lecture = try await register.openLecture(code: code), try await register.isEnrolled(me.user.id, course: lecture.courseID) else {
+            guard let lecture = try await register.openLecture(code: code) else { return nil }
+            guard try await register.isEnrolled(me.user.id, course: lecture.courseID) else {
+                otherCourse = try await register.course(lecture.courseID)?.code
                 return nil
             }
             return lecture
         }
         guard let lecture = found else {
+            if let otherCourse {
+                throw HTTPError(.forbidden, message: "you are not enrolled in \(otherCourse), the course of the lecture with the code \(code)")
+            }
             throw HTTPError(.notFound, message: "no open lecture of your courses has the code \(code)")
         }
         return (lecture, code)
     }
+
+    /// What a student's phone shows before its camera starts: which lecture a code opens.
+    struct CodeLecture: Encodable { var lecture: Lecture; var courseCode: String; var courseTitle: String }
 
     /// Checks a class list (`username,display name` rows, a header row skipped) and queues its
     /// import as a background job (``ImportJobs``); every problem of the list is a 422 naming

@@ -153,8 +153,16 @@ struct KioskConnection {
         case .proof:
             guard let prover else { return }
             guard ended.passed, let distance = ended.distance else {
-                try await register.audit(AuditEntry(actor: prover.user, subject: prover.user, action: "face.proof", outcome: "refused", frameHash: ended.frameHash,
-                                                    distance: ended.distance, liveness: ended.liveness, detail: ended.reason))
+                if case .kiosk(let device, _) = mode {
+                    // Someone at the kiosk tried to leave it as its operator: the lecture's audit
+                    // says so, without naming whoever stood there as the operator.
+                    try await register.audit(AuditEntry(lectureID: device.lectureID, actor: nil, subject: prover.user, action: "kiosk.leave", outcome: "refused",
+                                                        frameHash: ended.frameHash, distance: ended.distance, liveness: ended.liveness,
+                                                        detail: "face: " + (ended.reason ?? "refused")))
+                } else {
+                    try await register.audit(AuditEntry(actor: prover.user, subject: prover.user, action: "face.proof", outcome: "refused", frameHash: ended.frameHash,
+                                                        distance: ended.distance, liveness: ended.liveness, detail: ended.reason))
+                }
                 return try await refuse(outbound, ended.reason ?? "refused", prover.user)
             }
             let token = try await register.recordFaceProof(user: prover.user, session: prover.session, distance: distance)

@@ -13,8 +13,12 @@ async function loadPeople() {
   $("assign").replaceChildren(...professors.map((p) => h("option", { value: p.id }, `${p.displayName} (${p.username})`)));
   const students = people.filter((p) => p.role === "student");
   $("enrol-student").replaceChildren(...students.map((p) => h("option", { value: p.id }, `${p.displayName} (${p.username})`)));
-  $("h-user").replaceChildren(...people.filter((p) => p.id !== me.user.id)
-    .map((p) => h("option", { value: p.id }, `${p.displayName} (${ROLE_WORDS[p.role] ?? p.role})`)));
+  // The hand-over names a person on purpose: no one is chosen until the administrator picks
+  // (a default would be the first name in the list, often a student); professors come first.
+  const order = { professor: 0, admin: 1, student: 2, player: 3 };
+  const others = people.filter((p) => p.id !== me.user.id).sort((a, b) => (order[a.role] ?? 9) - (order[b.role] ?? 9));
+  $("h-user").replaceChildren(h("option", { value: "", disabled: true, selected: true }, "Choose a person…"),
+    ...others.map((p) => h("option", { value: p.id }, `${p.displayName} (${ROLE_WORDS[p.role] ?? p.role})`)));
 }
 
 function renderPeople() {
@@ -131,6 +135,8 @@ function renderCourses() {
 
 async function chooseCourse(id) {
   const course = await api(`${ATT}/courses/${encodeURIComponent(id)}`);
+  // Another course's first passwords never stay on screen under this one.
+  if (chosenCourse?.id !== course.id) $("csv-result").replaceChildren();
   chosenCourse = course;
   renderCourses();
   $("course").classList.remove("hidden");
@@ -161,7 +167,7 @@ $("new-course").addEventListener("submit", async (event) => {
     status($("status"), error.message, "bad");
   }
 });
-$("year").addEventListener("change", () => { chosenCourse = null; $("course").classList.add("hidden"); renderCourses(); });
+$("year").addEventListener("change", () => { chosenCourse = null; $("csv-result").replaceChildren(); $("course").classList.add("hidden"); renderCourses(); });
 
 async function member(kind, select) {
   if (!select.value) return;
@@ -209,9 +215,11 @@ $("csv-go").addEventListener("click", async () => {
     box.replaceChildren(h("p", { class: "status ok" }, `${result.enrolled} enrolled; ${result.created.length} new account${result.created.length === 1 ? "" : "s"}.`));
     if (result.created.length) {
       box.append(h("p", { class: "note" }, h("strong", {}, "First passwords, shown only now: "), "hand them out or copy them before leaving this page."),
-        h("div", { class: "table-wrap" }, h("table", { class: "iv-table att-table", id: "created" },
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "User name"), h("th", { scope: "col" }, "Name"), h("th", { scope: "col" }, "First password (changed at the first sign-in)"))),
-          h("tbody", {}, result.created.map((c) => h("tr", {}, h("td", {}, c.username), h("td", {}, c.displayName), h("td", {}, h("code", {}, c.password))))))));
+        h("div", { class: "table-wrap" }, h("table", { class: "iv-table att-table reflow att-passwords", id: "created" },
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "User name"), h("th", { scope: "col" }, "Name"), h("th", { scope: "col" }, "First password"))),
+          h("tbody", {}, result.created.map((c) => h("tr", {}, h("td", { "data-label": "User name" }, c.username), h("td", { "data-label": "Name" }, c.displayName),
+            h("td", { "data-label": "First password" }, h("code", {}, c.password))))))),
+        h("p", { class: "muted small" }, "Each person changes this password at their first sign-in."));
     }
     $("csv-text").value = "";
   } catch (error) {

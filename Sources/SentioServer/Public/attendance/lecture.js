@@ -38,7 +38,8 @@ function renderLive() {
   $("missing-count").textContent = missing.length;
   $("checked-in").replaceChildren(...checkedIn.map((c) => h("li", { dataset: { student: c.studentID } },
     h("span", { class: "att-person-name" }, c.displayName),
-    h("span", { class: "att-person-meta" }, `${clock(c.at)} · ${METHOD_WORDS[c.method] ?? c.method} · d ${c.distance.toFixed(2)}`))));
+    h("span", { class: "att-person-meta" }, `${clock(c.at)} · ${METHOD_WORDS[c.method] ?? c.method}`,
+      h("span", { class: "att-tech" }, ` · distance ${c.distance.toFixed(2)}`)))));
   $("missing").replaceChildren(...missing.map((p) => h("li", { dataset: { student: p.id } },
     h("span", { class: "att-person-name" }, p.displayName),
     h("span", { class: "att-person-meta" }, p.faces ? p.username : `${p.username} · no face enrolled`))));
@@ -91,21 +92,42 @@ function editor(record) {
   return h("span", { class: "att-edit" }, select, button);
 }
 
+/** The audit's actions and outcomes in words (the raw names stay in data-action/data-outcome). */
+const ACTION_WORDS = {
+  checkin: "Check-in", "face.proof": "Face check", "lecture.create": "Lecture planned", "lecture.open": "Opened for check-in",
+  "lecture.confirm": "Lecture confirmed", "record.edit": "Record changed", "kiosk.start": "Kiosk started", "kiosk.end": "Kiosk ended",
+  "kiosk.leave": "Leaving the kiosk",
+};
+const OUTCOME_WORDS = { ok: "Done", refused: "Refused", pending: "Checked in" };
+
+/**
+ * Who an audit row is about, without blaming a person for a stranger: a refused check-in names
+ * only whom the person at the camera claimed to be.
+ */
+function auditWho(e, name) {
+  if (e.action === "checkin" && e.outcome === "refused") return e.subject ? `Someone claiming to be ${name(e.subject)}` : "Someone not recognised";
+  if (e.action === "kiosk.leave" && e.outcome === "refused") return `Someone at the kiosk, as ${name(e.subject)}`;
+  if (e.action === "checkin") return `${name(e.subject)} (kiosk of ${name(e.actor)})`;
+  return e.subject && e.subject !== e.actor ? `${name(e.subject)} (by ${name(e.actor)})` : name(e.actor ?? e.subject);
+}
+
 async function loadAudit() {
-  const names2 = (id) => (id ? names.get(id) ?? id.slice(0, 6) : "—");
+  const name = (id) => (id ? names.get(id) ?? "someone else" : "—");
   try {
     const entries = await api(`${path}/audit`);
-    $("audit").tBodies[0].replaceChildren(...entries.map((e) => h("tr", { class: e.outcome === "refused" ? "refused" : "" },
+    $("audit").tBodies[0].replaceChildren(...entries.map((e) => h("tr", { class: e.outcome === "refused" ? "refused" : "", dataset: { action: e.action, outcome: e.outcome } },
       h("th", { scope: "row" }, `${day(e.at)} ${clock(e.at)}`),
-      h("td", { "data-label": "What" }, e.action),
-      h("td", { "data-label": "Who" }, e.subject ? `${names2(e.subject)} (by ${names2(e.actor)})` : names2(e.actor)),
-      h("td", { "data-label": "Outcome" }, badge(e.outcome, e.outcome === "refused" ? "absent" : e.outcome === "pending" ? "late" : "present")),
-      h("td", { "data-label": "Distance" }, e.distance == null ? "—" : e.distance.toFixed(3)),
-      h("td", { class: "att-detail", "data-label": "Liveness / detail" }, [e.liveness, e.detail].filter(Boolean).join(" · ") || "—"))));
+      h("td", { "data-label": "What" }, ACTION_WORDS[e.action] ?? e.action),
+      h("td", { "data-label": "Who" }, auditWho(e, name)),
+      h("td", { "data-label": "Outcome" }, badge(OUTCOME_WORDS[e.outcome] ?? e.outcome, e.outcome === "refused" ? "absent" : e.outcome === "pending" ? "late" : "present")),
+      h("td", { class: "att-tech", "data-label": "Distance" }, e.distance == null ? "—" : e.distance.toFixed(3)),
+      h("td", { class: "att-detail att-tech", "data-label": "Liveness / detail" }, [e.liveness, e.detail].filter(Boolean).join(" · ") || "—"))));
   } catch (error) {
     status($("status"), error.message, "bad");
   }
 }
+
+$("audit-tech").addEventListener("change", () => $("audit").classList.toggle("show-tech", $("audit-tech").checked));
 
 $("open").addEventListener("click", async () => {
   $("open").disabled = true;

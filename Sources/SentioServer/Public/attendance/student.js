@@ -22,7 +22,7 @@ async function load() {
         h("div", {}, h("p", { class: "muted small" }, `${course.code} · ${course.academicYear}`), h("h3", {}, course.title)),
         share == null ? h("div", { class: "att-percent none" }, "No data yet")
           : h("div", { class: `att-percent ${tone}`, "aria-label": `${share} percent attended` }, `${share}%`)),
-      h("div", { class: "att-bar", role: "presentation" }, barFill(share)),
+      h("div", { class: "att-bar", role: "presentation" }, barFill(share, tone)),
       h("p", { class: "muted small" }, confirmed === 0 ? "No lecture confirmed yet." :
         `${lectures.filter((l) => l.status === "present" || l.status === "late").length} of ${lectures.filter((l) => l.status && l.status !== "excused").length} confirmed lectures attended`),
       h("ul", { class: "att-mylectures" }, [...lectures].reverse().map((item) => h("li", { dataset: { lecture: item.lecture.id } },
@@ -33,8 +33,9 @@ async function load() {
   $("no-courses").classList.toggle("hidden", courses.length > 0);
 }
 
-function barFill(share) {
-  const fill = h("span", { class: "att-bar-fill" });
+/** The bar in the same colour as the figure above it (a red 50 % on a green bar read as a contradiction). */
+function barFill(share, tone) {
+  const fill = h("span", { class: `att-bar-fill ${tone}`.trim() });
   fill.style.width = `${share ?? 0}%`;  // CSSOM, allowed by the pages' Content-Security-Policy
   return fill;
 }
@@ -52,7 +53,19 @@ $("code-form").addEventListener("submit", async (event) => {
   const code = $("room-code").value.replace(/\s+/g, "");
   if (!/^\d{8}$/.test(code)) { status($("checkin-status"), "The code has eight digits.", "bad"); return; }
   $("code-go").disabled = true;
-  status($("checkin-status"), "");
+  status($("checkin-status"), "Looking up the code…");
+  // Which lecture the code opens, before the camera: a wrong code, or a code of a course the
+  // student is not in, is said in words here (a refused WebSocket cannot say why).
+  let found;
+  try {
+    found = await api(`${ATT}/checkin/lecture?code=${code}`);
+  } catch (error) {
+    $("code-go").disabled = false;
+    status($("checkin-status"), error.status === 404 ? "No open lecture of your courses has this code: check it, and that the lecture is open."
+      : error.message[0].toUpperCase() + error.message.slice(1) + ".", "bad");
+    return;
+  }
+  status($("checkin-status"), `${found.courseCode} · ${found.lecture.title}`);
   $("phone").classList.remove("hidden");
   $("prompt").textContent = "Starting the camera…";
   $("chips").replaceChildren();
