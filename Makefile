@@ -6,6 +6,7 @@ FUZZ_ITERATIONS ?= 100000
 REFERENCE ?= $(HOME)/.cache/sentio/reference/litert-2.3.0
 MEDIAPIPE ?= $(HOME)/.cache/sentio/reference/mediapipe-0.10.21
 DLIB ?= $(HOME)/.cache/sentio/reference/dlib-20.0.1
+ONNXRUNTIME ?= $(HOME)/.cache/sentio/reference/onnxruntime-1.32.0
 FIXTURES ?= $(or $(SENTIO_FIXTURES),../shared/fixtures)
 
 .PHONY: drawing-judge run demo test deps models reference release bench-jpeg bench-load bench-neural bench-motion bench-face bench-streams attack clean
@@ -39,7 +40,7 @@ demo: models release
 	.build/release/sentio faces $(SAMPLES)/grace_hopper.jpg --iris --annotate out/faces.png
 	@echo "open out/faces.png"
 
-# LiteRT's, MediaPipe's and dlib's outputs for the parity tests (made once; the venvs and outputs stay
+# LiteRT's, MediaPipe's, dlib's and onnxruntime's outputs for the parity tests (made once; the venvs and outputs stay
 # in ~/.cache). Without the fixtures the face parity tests use nothing more and say so.
 reference: models
 	@test -f $(REFERENCE)/selfie_segmentation/ref_output0.bin || scripts/reference/litert.py outputs
@@ -64,6 +65,9 @@ reference: models
 	@test -f $(DLIB)/mmod.json || ! test -d $(FIXTURES)/faces || scripts/reference/dlib_faces.py detect \
 		$(FIXTURES)/faces/multiface $(FIXTURES)/faces/hard $(FIXTURES)/faces/negatives $(FIXTURES)/faces/attributes \
 		$(FIXTURES)/reference/images
+	@test -f $(ONNXRUNTIME)/sface/meta.json || ! test -d $(FIXTURES)/faces || scripts/reference/onnxruntime_sface.py outputs \
+		$(FIXTURES)/faces/identity/Jennifer_Aniston $(FIXTURES)/faces/identity/Yale_subject01/yale_subject01_normal.png \
+		$(FIXTURES)/faces/identity/Stock_Emotions_A_woman/human_stock-emotions-a-1.jpg
 	@test -f $(DLIB)/mmod_up1.json || ! test -d $(FIXTURES)/faces || scripts/reference/dlib_faces.py detect \
 		--upsample 1 --max-megapixels 0.3 $(FIXTURES)/faces/multiface/dlib_examples_faces $(FIXTURES)/faces/hard
 

@@ -1,4 +1,4 @@
-/// Loads a model file of any format the engine reads (TFLite, dlib deep nets) into a
+/// Loads a model file of any format the engine reads (TFLite, dlib deep nets, ONNX) into a
 /// ``Graph``; the format is recognised from the file's bytes, not its name.
 public enum ModelLoader {
     public static func load(path: String) throws -> Graph {
@@ -14,6 +14,9 @@ public enum ModelLoader {
         if DlibNetLoader.recognizes(bytes) {
             return try DlibNetLoader.load(file)
         }
-        throw ModelError.malformed("\(file.path) is neither a TFLite model (no 'TFL3' identifier) nor a dlib net")
+        if ONNXLoader.recognizes(bytes) {
+            return try ONNXLoader.load(file)
+        }
+        throw ModelError.malformed("\(file.path) is neither a TFLite model (no 'TFL3' identifier), a dlib net nor an ONNX model")
     }
 }

@@ -34,7 +34,7 @@ public struct ModelStore: Sendable {
     private let cache: Cache
 
     /// The file extensions a model may have, in the order they are tried.
-    public static let extensions = ["tflite", "dat"]
+    public static let extensions = ["tflite", "dat", "onnx"]
 
     /// A store over `directory`, or over ``userCacheDirectory``.
     public init(directory: String? = nil) {

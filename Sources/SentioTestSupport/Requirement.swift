@@ -62,7 +62,7 @@ public struct Requirement: Sendable, CustomStringConvertible {
     /// looks), by name without extension.
     public static func model(_ name: String) -> Requirement {
         let directory = Self.modelDirectory
-        let file = ["tflite", "dat"].lazy.map { "\(directory)/\(name).\($0)" }.first { FileManager.default.fileExists(atPath: $0) }
+        let file = ["tflite", "dat", "onnx"].lazy.map { "\(directory)/\(name).\($0)" }.first { FileManager.default.fileExists(atPath: $0) }
         return Requirement("model \(name) in \(directory) (scripts/fetch-models)", at: file ?? "\(directory)/\(name).tflite")
     }
 

@@ -8,7 +8,7 @@
 // bounds below catch hangs and leaks. It runs in a process of its own so that the heap count
 // (glibc's mallinfo2) sees only the decoders. `make test` runs it with 100,000 inputs each.
 //
-// It also loads, plans and runs 10,000 mutated TFLite models (bytes flipped, offsets pointed
+// It also loads, plans and runs 10,000 mutated TFLite models and 250 ONNX ones (bytes flipped, offsets pointed
 // out of range, files truncated): errors only, no crash.
 //
 // Usage: sentio-fuzz [IMAGE_ITERATIONS [MODEL_ITERATIONS]] (default 100000 per decoder, 10000 models)
@@ -252,6 +252,45 @@ struct FuzzTally {
     }
 }
 
+/// Mutated ONNX models (SFace): loading, converting, planning and running must end in a result
+/// or a ModelError. The graph's nodes and attributes lie in the first kilobytes (the weights
+/// follow), so mutations land there three times in four.
+enum ONNXFuzz {
+    static func run(iterations: Int) -> [String] {
+        let store = ModelStore(environment: ProcessInfo.processInfo.environment)
+        guard let seed = (try? store.path(of: "face_recognition_sface_2021dec")).flatMap({ FileManager.default.contents(atPath: $0) }).map({ [UInt8]($0) }) else {
+            return ["no ONNX model to fuzz: run scripts/fetch-models"]
+        }
+        var rng = SeededRandom(seed: 0x0_4E_58)
+        var loaded = 0
+        var tally = FuzzTally()
+        for _ in 0 ..< iterations {
+            var bytes = seed
+            for _ in 0 ..< 1 << Int.random(in: 0 ... 3, using: &rng) {
+                let window = Int.random(in: 0 ..< 4, using: &rng) == 0 ? bytes.count : min(bytes.count, 16_384)
+                let at = Int.random(in: 0 ..< window, using: &rng)
+                switch Int.random(in: 0 ..< 5, using: &rng) {
+                case 0: bytes[at] ^= UInt8(1 << Int.random(in: 0 ..< 8, using: &rng))
+                case 1: bytes[at] = [0, 0xFF, 0x7F, 0x80, 0x01, 0x08, 0x0A, 0x12][Int.random(in: 0 ..< 8, using: &rng)]
+                case 2: bytes[at] = UInt8.random(in: 0 ... 255, using: &rng)
+                case 3:
+                    // A varint made huge or a length pointed past the end.
+                    for k in 0 ..< 5 where at + k < bytes.count { bytes[at + k] = k < 4 ? 0xFF : 0x0F }
+                default: bytes = Array(bytes.prefix(at))
+                }
+                if bytes.isEmpty { break }
+            }
+            tally.attempt {
+                let graph = try ONNXLoader.load(MappedFile(bytes: bytes))
+                loaded += 1
+                let interpreter = try Interpreter(graph: graph, threads: 1, memoryLimit: 64 << 20)
+                interpreter.invoke()
+            }
+        }
+        return tally.report("onnx", "\(iterations) mutated models", detail: "\(loaded) loaded, \(tally.completed) ran")
+    }
+}
+
 enum DlibFuzz {
     static func run(iterations: Int) -> [String] {
         let store = ModelStore(environment: ProcessInfo.processInfo.environment)
@@ -307,6 +346,7 @@ do {
 }
 problems += ModelFuzz.run(iterations: modelIterations)
 problems += DlibFuzz.run(iterations: max(2, modelIterations / 20))
+problems += ONNXFuzz.run(iterations: max(2, modelIterations / 40))
 if problems.isEmpty {
     print("sentio-fuzz: no crash, no hang, no leak")
 } else {

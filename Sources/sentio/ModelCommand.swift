@@ -15,7 +15,7 @@ struct ModelCommand: ParsableCommand {
 
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Inputs, outputs, operators, parameters and multiply-accumulates.")
-        @Argument(help: "A .tflite file, or a model name from the store.") var model: String
+        @Argument(help: "A model file (.tflite, .onnx, a dlib .dat net), or a model name from the store.") var model: String
         @Flag(help: "Print JSON (keys: format, inputs, outputs [name, shape], operators {name: count}, parameters, macs, macsByOperator).")
         var json = false
 
@@ -51,7 +51,7 @@ struct ModelCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a model on raw little-endian inputs; write DIR/0.bin, DIR/1.bin, … in output order.",
             discussion: "Inputs and outputs are raw values in each tensor's own type: float32, or int8/uint8 for quantized models.")
-        @Argument(help: "A .tflite file, or a model name from the store.") var model: String
+        @Argument(help: "A model file (.tflite, .onnx, a dlib .dat net), or a model name from the store.") var model: String
         @Option(name: .customLong("input"), help: "Raw file for each input (its tensor's type, NHWC), in input order.") var inputs: [String] = []
         @Option(help: "Directory for the outputs.") var outputDir: String
         @Option(help: "Threads (default: all cores).") var threads: Int?
@@ -98,7 +98,7 @@ struct ModelCommand: ParsableCommand {
 
     struct Bench: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Latency of one inference on a fixed input, after warm-up.")
-        @Argument(help: "A .tflite file, or a model name from the store.") var model: String
+        @Argument(help: "A model file (.tflite, .onnx, a dlib .dat net), or a model name from the store.") var model: String
         @Option(help: "Threads (default: all cores).") var threads: Int?
         @Option(help: "Timed runs.") var runs = 50
         @Option(help: "Warm-up runs.") var warmup = 5
