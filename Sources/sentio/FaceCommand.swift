@@ -116,21 +116,30 @@ struct FaceCommand: ParsableCommand {
 
         @Argument(help: "First photo.") var first: String
         @Argument(help: "Second photo.") var second: String
-        @Option(help: "Same person below this distance (dlib's default 0.6).") var threshold = FaceDescriptor.defaultThreshold
+        @Option(help: "The descriptor: dlib (ResNet, 150×150 chips) or sface (OpenCV Zoo's SFace through ONNX, unit length).")
+        var model = "dlib"
+        @Option(help: "Same person below this distance (dlib's default 0.6; SFace's published cosine 0.363 is 1.129).") var threshold: Double?
         @Option(help: "Average the descriptors of N jittered chips.") var jitter = 0
         @Flag(help: "Print JSON: distance, same.") var json = false
         @Option(help: "Run the whole comparison N times in one process and print median/min/max ms.") var bench: Int?
         @Option(help: "Threads (default: all cores).") var threads: Int?
 
         func run() throws {
-            let recognizer = try FaceRecognizer(store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
+            guard ["dlib", "sface"].contains(model) else { throw ValidationError("--model is dlib or sface") }
+            let threshold = self.threshold ?? (model == "sface" ? 1.129 : FaceDescriptor.defaultThreshold)
             let photos = try [first, second].map { try ($0, ImageIO.read($0)) }
+            let describe: (Image) throws -> FaceDescriptor?
+            if model == "sface" {
+                let recognizer = try SFaceRecognizer(store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
+                describe = { try recognizer.recognizeAll($0).first?.descriptor }
+            } else {
+                let recognizer = try FaceRecognizer(store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
+                describe = { try recognizer.recognizeAll($0, jitter: jitter).first?.descriptor }
+            }
             func compare() throws -> Double {
                 let d = try photos.map { path, photo in
-                    guard let face = try recognizer.recognizeAll(photo, jitter: jitter).first else {
-                        throw ValidationError("no face found in \(path)")
-                    }
-                    return face.descriptor
+                    guard let descriptor = try describe(photo) else { throw ValidationError("no face found in \(path)") }
+                    return descriptor
                 }
                 return try d[0].distance(to: d[1])
             }
