@@ -79,6 +79,8 @@ struct FaceCommand: ParsableCommand {
             abstract: "Find the faces and print each one's box, 5 landmarks and 128-number descriptor.")
 
         @Argument(help: "A PNG or JPEG photo.") var image: String
+        @Option(help: "The descriptor: dlib (ResNet; default) or sface (SFace through ONNX, unit length; its own detector and mesh, so --detector, --upsample, --box and --jitter are dlib's only).")
+        var model = "dlib"
         @Option(help: "Face detector: blazeface (default) or mmod.") var detector = "blazeface"
         @Option(help: "mmod only: double the image N times first to find smaller faces (default 0).") var upsample = 0
         @Option(help: "Skip detection: the face's box as left,top,right,bottom pixels (as dlib's rectangle).") var box: String?
@@ -88,6 +90,8 @@ struct FaceCommand: ParsableCommand {
         @Option(help: "Threads (default: all cores).") var threads: Int?
 
         func run() throws {
+            guard ["dlib", "sface"].contains(model) else { throw ValidationError("--model is dlib or sface") }
+            if model == "sface" { return try runSFace() }
             let choice = try FaceCommand.detector(detector)
             let given = try box.map(FaceCommand.box)
             let photo = try ImageIO.read(image)
@@ -106,6 +110,39 @@ struct FaceCommand: ParsableCommand {
             for (i, f) in faces.enumerated() {
                 let head = f.descriptor.values.prefix(4).map { String(format: "%.3f", $0) }.joined(separator: " ")
                 print("  face \(i + 1): box \(f.box.left),\(f.box.top) \(f.box.width)×\(f.box.height) px, descriptor [\(head) …]")
+            }
+        }
+
+        /// SFace: BlazeFace and the mesh find the face, the ArcFace points align it; the JSON
+        /// has the keys dlib's has (landmarks5: the five alignment points).
+        func runSFace() throws {
+            let photo = try ImageIO.read(image)
+            let recognizer = try SFaceRecognizer(store: CommandEnvironment.store, threads: CommandEnvironment.threads(threads))
+            if let bench {
+                guard bench > 0 else { throw ValidationError("--bench takes a positive count") }
+                return try Bench.report(bench) { _ = try recognizer.recognizeAll(photo) }
+            }
+            let faces = try recognizer.recognizeAll(photo)
+            let (w, h) = (Double(photo.width), Double(photo.height))
+            if json {
+                // The keys of dlib's EmbeddedFacesObservation.
+                struct Observed: Encodable {
+                    struct Face: Encodable { var box: FractionBox; var landmarks5: [[Double]]; var descriptor: [Float] }
+                    var faces: [Face]
+                }
+                var observed: [Observed.Face] = []
+                for f in faces {
+                    let b = f.face.detection.box
+                    let points: [[Double]] = f.points.map { p -> [Double] in [Double(p.x) / w, Double(p.y) / h] }
+                    observed.append(Observed.Face(box: FractionBox(x: b.x, y: b.y, width: b.width, height: b.height), landmarks5: points,
+                                                  descriptor: f.descriptor.values))
+                }
+                return try JSONOutput.print(Observed(faces: observed))
+            }
+            print("\(image): \(faces.count) face\(faces.count == 1 ? "" : "s") (SFace)")
+            for (i, f) in faces.enumerated() {
+                let head = f.descriptor.values.prefix(4).map { String(format: "%.3f", $0) }.joined(separator: " ")
+                print("  face \(i + 1): descriptor [\(head) …]")
             }
         }
     }
