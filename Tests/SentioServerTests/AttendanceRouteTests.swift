@@ -160,6 +160,7 @@ struct AttendanceRouteTests {
             #expect(kiosk.count == "sentio_kiosk=".count + 64)
             #expect(Self.cookie(made, "sentio_session") == "sentio_session=")
             #expect(made.headers[values: .setCookie].contains { $0.hasPrefix("sentio_kiosk=") && $0.contains("HttpOnly") && $0.contains("Path=/api/v1/attendance/kiosk") })
+            #expect(Self.cookie(made, "sentio_kiosk_device") == "sentio_kiosk_device=1", "the page's readable hint")
             #expect(try await client.execute(uri: "/api/v1/session", method: .get, headers: w.professor.headers).status == .unauthorized)
 
             // The kiosk: its lecture and a count, names only by two letters or more.

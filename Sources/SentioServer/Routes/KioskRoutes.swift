@@ -39,6 +39,7 @@ struct KioskRoutes {
             // (their other devices keep theirs).
             try await AccountRoutes(platform: platform).closeSession(me.tokenHash, in: &response)
             response.setCookie(Self.cookie(token, maxAge: Int(AttendanceRegister.kioskHours * 3600), secure: platform.secureCookies))
+            response.setCookie(Self.hint(maxAge: Int(AttendanceRegister.kioskHours * 3600), secure: platform.secureCookies))
             return response
         }
         router.route(.delete, "/api/v1/attendance/lectures/{lecture}/kiosk-device") { _, context in
@@ -97,6 +98,7 @@ struct KioskRoutes {
             var response = try Response.json(Left(next: "/attendance/lecture.html?lecture=\(device.lectureID)"))
             cookies.forEach { response.setCookie($0) }
             response.setCookie(Self.cookie("", maxAge: 0, secure: platform.secureCookies))
+            response.setCookie(Self.hint(maxAge: 0, secure: platform.secureCookies))
             return response
         }
     }
@@ -104,6 +106,13 @@ struct KioskRoutes {
     func kiosk(_ context: AppContext) throws -> KioskDevice {
         guard let device = context.kiosk else { throw HTTPError(.unauthorized, message: "this device is not a lecture's kiosk") }
         return device
+    }
+
+    /// A cookie the kiosk page can read (the token's is HttpOnly) that says only "this browser
+    /// is a kiosk": without it the page shows its gate without asking the API, so a guest's
+    /// kiosk page makes no request answered 401 (as ``AccountRoutes/signedInHint(maxAge:secure:)``).
+    static func hint(maxAge: Int, secure: Bool) -> Cookie {
+        Cookie(name: "sentio_kiosk_device", value: maxAge > 0 ? "1" : "", maxAge: maxAge, path: "/", secure: secure, httpOnly: false, sameSite: .strict)
     }
 
     /// The kiosk token's cookie: HttpOnly, SameSite=Strict, sent only to the kiosk's routes.

@@ -106,6 +106,7 @@ function backToPick() {
 /** The kiosk token no longer opens anything (ended from the professor's device, or expired). */
 function ended(error) {
   if (error?.status !== 401) { $("foot").textContent = error?.message ?? String(error); return; }
+  forgetKiosk();
   stream?.stop();
   gate("This device is not a kiosk", "Its kiosk ended (the professor ended it, or it expired). A professor makes a device the kiosk from the lecture's page.");
 }
@@ -145,11 +146,20 @@ async function onProof(message) {
   }
 }
 
+/** Whether this browser was made a kiosk (a readable hint beside the HttpOnly token). */
+const isKioskDevice = () => document.cookie.split("; ").includes("sentio_kiosk_device=1");
+const forgetKiosk = () => { document.cookie = "sentio_kiosk_device=; Max-Age=0; Path=/; SameSite=Strict"; };
+
 async function main() {
+  if (!isKioskDevice()) {
+    gate("This device is not a kiosk", "A professor makes a device the lecture's kiosk from the lecture's page, after their face check.");
+    return;
+  }
   try {
     await loadAbout();
   } catch (error) {
     if (error.status === 401) {
+      forgetKiosk();
       gate("This device is not a kiosk", "A professor makes a device the lecture's kiosk from the lecture's page, after their face check.");
     } else {
       gate("The kiosk cannot start", error.message);
