@@ -31,12 +31,13 @@ struct ModelStoreTests {
         let store = ModelStore()
         // The manifest lists what fetch-models puts there; every row must resolve.
         let models = try Self.manifestModels()
-        #expect(models.count == 19, "18 MediaPipe and dlib models and EfficientNet-Lite0 int8")
+        #expect(models.count == 20, "18 MediaPipe and dlib models, EfficientNet-Lite0 int8 and SFace (ONNX)")
         for name in models {
             let path = try store.path(of: name)
             #expect(FileManager.default.fileExists(atPath: path))
         }
         #expect(try store.path(of: "face_landmark.tflite").hasSuffix("/face_landmark.tflite"))
+        #expect(try store.path(of: "face_recognition_sface_2021dec").hasSuffix("/face_recognition_sface_2021dec.onnx"))
         #expect(Set(store.available()).isSuperset(of: models))
     }
 }
