@@ -488,7 +488,7 @@ paths = {
         "post": {"summary": "Credit meteors caught: one point each, at most one per spawn interval since the round began.", "tags": ["puzzler"],
                  "requestBody": json_body(obj({"caught": {"type": "integer", "minimum": 0, "maximum": 100000}}, ["caught"])),
                  "responses": {**ok_json(obj({"credited": integer, "points": integer})), "400": err("Malformed JSON."), "429": err("Too many new players from this client."),
-                               "404": err("No such round of yours."), "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("A negative count.")}}},
+                               "404": err("No such round of yours."), "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("A count outside 0…100,000.")}}},
     "/api/v1/puzzler/pair": {"post": {"summary": "Open a room for a phone to play a motion or device level for this player.", "tags": ["puzzler"],
                                       "requestBody": json_body(obj({"level": {"type": "string", "enum": LEVELS}}, ["level"])),
                                       "responses": {**ok_json(obj({"code": string, "level": string, "url": string, "qr": string}), "Opened", "201"),

@@ -210,10 +210,15 @@ public struct PuzzlerProgress: Sendable {
         return MeteorRound(round: id, seed: Int.random(in: 1...1_000_000), spawnSeconds: Self.spawnSeconds)
     }
 
+    /// The most meteors one claim may report.
+    public static let maxCaught = 100_000
+
     /// Credits meteors caught in a round: no more in all than one per ``spawnSeconds`` since
     /// it began. Returns how many were credited now and the player's points.
     public func credit(player: String, round: String, caught: Int, now: Int64 = Clock.milliseconds()) async throws -> (credited: Int, points: Int) {
-        guard caught >= 0 else { throw PuzzlerError.badInput("caught must be 0 or more") }
+        // A round lasts minutes at one meteor a second or so: a count past 100,000 is no
+        // player's (the API document says so; the API fuzzer sent 1,293,568,935).
+        guard (0 ... Self.maxCaught).contains(caught) else { throw PuzzlerError.badInput("caught is 0 to \(Self.maxCaught), not \(caught)") }
         return try await store.transaction { db in
             // The player's row first: two claims at once take turns, so the second reads what
             // the first credited and both together get no more than the round allows; and the

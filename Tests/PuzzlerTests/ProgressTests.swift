@@ -53,6 +53,10 @@ enum ProgressChecks {
         // At 260 s, 104 in all are allowed: 100 more.
         #expect(try await game.credit(player: guest.id, round: round.round, caught: 500, now: t0 + 260_000) == (100, 104))
         await #expect(throws: PuzzlerError.unknownRound) { _ = try await game.credit(player: "someone-else", round: round.round, caught: 1, now: t0 + 300_000) }
+        // Counts outside 0…100,000 are refused before the round is read (the API fuzzer's 1,293,568,935 was credited as 3).
+        for caught in [-1, PuzzlerProgress.maxCaught + 1, Int.max] {
+            await #expect(throws: PuzzlerError.self) { _ = try await game.credit(player: guest.id, round: round.round, caught: caught, now: t0 + 300_000) }
+        }
         let first = try await game.buyHint(player: guest.id, level: .eyes)
         #expect(first.tier == 1 && first.points == 54 && first.text == Catalogue.level(.eyes).hints[0])
         let second = try await game.buyHint(player: guest.id, level: .eyes)
