@@ -490,8 +490,10 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     tablet.get_by_role("button", name="Make this device the kiosk").click()
     tablet.wait_for_url("**/attendance/kiosk.html")
     until(tablet, "document.querySelector('main').dataset.screen === 'pick'", 20000)
-    cookies = [c for c in tablet_context.cookies() if c["name"] == "sentio_kiosk"]
-    assert len(cookies) == 1 and cookies[0]["httpOnly"] and cookies[0]["path"] == "/api/v1/attendance/kiosk", tablet_context.cookies()
+    # The kiosk's two cookies, as the tablet holds them: the HttpOnly token, and the page's readable hint.
+    cookies = [c for c in tablet_context.cookies() if c["name"] in ("sentio_kiosk", "sentio_kiosk_device")]
+    token = [c for c in cookies if c["name"] == "sentio_kiosk"]
+    assert len(cookies) == 2 and len(token) == 1 and token[0]["httpOnly"] and token[0]["path"] == "/api/v1/attendance/kiosk", tablet_context.cookies()
     assert not [c for c in tablet_context.cookies() if c["name"] == "sentio_session" and c["value"]], "the professor's session ends on the kiosk"
     assert tablet.locator(".kiosk-name").count() == 0, "the kiosk lists no names before two letters are typed"
     shoot_both(tablet, "kiosk-ready")
