@@ -162,13 +162,15 @@ paths = {
         q("maxHands", {"type": "integer", "minimum": 1, "maximum": 4}, "Most hands to report.")]),
     "/api/v1/pose": still("A person's 33 body landmarks.", "sentio pose --json", ref("PosesObservation"), []),
     "/api/v1/faces/embed": still("Each face's box, 5 landmarks and 128-number descriptor.", "sentio face embed --json", ref("EmbeddedFaces"), [
-        q("detector", {"type": "string", "enum": ["blazeface", "mmod"]}, "Face detector."),
-        q("upsample", {"type": "integer", "minimum": 0, "maximum": 1}, "mmod: double the image once first (slow on large photos)."),
-        q("jitter", {"type": "integer", "minimum": 0, "maximum": 10}, "Average N jittered chips.")]),
+        q("model", {"type": "string", "enum": ["sface", "dlib"]}, "The descriptor: sface (default; unit length) or dlib. detector, upsample and jitter are dlib's: with sface they are a 400."),
+        q("detector", {"type": "string", "enum": ["blazeface", "mmod"]}, "dlib: face detector."),
+        q("upsample", {"type": "integer", "minimum": 0, "maximum": 1}, "dlib with mmod: double the image once first (slow on large photos)."),
+        q("jitter", {"type": "integer", "minimum": 0, "maximum": 10}, "dlib: average N jittered chips.")]),
     "/api/v1/faces/compare": {"post": {
         "summary": "Compare the largest face of two photos.", "description": "What `sentio face compare --json` prints.", "tags": ["stills"],
-        "parameters": [q("threshold", {"type": "number", "minimum": 0, "maximum": 2}, "Same person below this distance (0.6)."),
-                       q("jitter", {"type": "integer", "minimum": 0, "maximum": 10}, "Average N jittered chips.")],
+        "parameters": [q("model", {"type": "string", "enum": ["sface", "dlib"]}, "The descriptor: sface (default) or dlib."),
+                       q("threshold", {"type": "number", "minimum": 0, "maximum": 2}, "Same person below this distance (SFace 1.129, dlib 0.6)."),
+                       q("jitter", {"type": "integer", "minimum": 0, "maximum": 10}, "dlib only: average N jittered chips (with sface a 400).")],
         "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": obj({
             "a": {"type": "string", "format": "binary", "minLength": 1}, "b": {"type": "string", "format": "binary", "minLength": 1}}, ["a", "b"])}}},
         "responses": {**ok_json(ref("FaceComparison")), **STILL_ERRORS, "415": err("Not a multipart/form-data form.")}}},
@@ -304,7 +306,7 @@ paths = {
     # The attendance application (docs/attendance.md). Roles enter by the access table; a course
     # of someone else's answers 404; professors need a face check in their session first.
     "/api/v1/attendance/me": {"get": {"summary": "The match policy and whether this session's face is checked.", "tags": ["attendance"],
-                                      "responses": {**ok_json(obj({"policy": obj({"threshold": num, "identificationMargin": num}), "faceVerified": {"type": "boolean"}})), **SIGNED_IN_ERRORS}}},
+                                      "responses": {**ok_json(obj({"policy": obj({"model": {"type": "string", "enum": ["sface", "dlib"]}, "threshold": num, "identificationMargin": num}), "faceVerified": {"type": "boolean"}})), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/people": {"get": {"summary": "People with their role and enrolled face count (admin, professor).", "tags": ["attendance"],
                                           "parameters": [q("role", {"type": "string", "enum": ["admin", "professor", "student", "player"]}, "Only this role.")],
                                           "responses": {**ok_json({"type": "array", "items": ref("AttendancePerson")}), "400": err("A query parameter."), **SIGNED_IN_ERRORS}}},
@@ -427,7 +429,9 @@ paths = {
     "/api/v1/attendance/people/{id}/faces": {
         "parameters": [path_param("id", "The person's id.")],
         "get": {"summary": "How many enrolment photos, and the ids of those kept (admin, the person).", "tags": ["attendance"],
-                "responses": {**ok_json(obj({"faces": integer, "photos": {"type": "array", "items": string}})), "404": err("No such person."), **SIGNED_IN_ERRORS}},
+                "description": "faces: photos of the model attendance decides with (model); staleFaces: photos of another model, never compared (the person enrols again; staleKeptPhotos of them can be enrolled again by POST …/faces/reenrol).",
+                "responses": {**ok_json(obj({"faces": integer, "staleFaces": integer, "staleKeptPhotos": integer, "model": {"type": "string", "enum": ["sface", "dlib"]},
+                                             "photos": {"type": "array", "items": string}})), "404": err("No such person."), **SIGNED_IN_ERRORS}},
         "post": {"summary": "Enrol a photo (admin): one face, looking straight, eyes open, at least 80 px; the photo kept only with keepPhoto=true (the person agreed).",
                  "tags": ["attendance"], "parameters": [q("keepPhoto", {"type": "boolean"}, "Keep the photo (the person agreed).")], "requestBody": IMAGE_BODY,
                  "responses": {**ok_json(obj({"faces": integer, "yaw": num, "keptPhoto": {"type": "boolean"}}), "Enrolled", "201"),
@@ -436,6 +440,13 @@ paths = {
                                "503": err("The work ran past its deadline or the server is full; see Retry-After."), **SIGNED_IN_ERRORS}},
         "delete": {"summary": "Delete every descriptor and photo of the person (admin, the person).", "tags": ["attendance"],
                    "responses": {"204": {"description": "Deleted."}, **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/people/{id}/faces/reenrol": {
+        "parameters": [path_param("id", "The person's id.")],
+        "post": {"summary": "Enrol again, with the server's face model, the kept photos enrolled with another (admin).", "tags": ["attendance"],
+                 "description": "Each kept photo is checked as a new enrolment photo; one that fails is left as it was and named in refused.",
+                 "responses": {**ok_json(obj({"reenrolled": integer, "refused": {"type": "array", "items": string}, "faces": integer, "staleFaces": integer})),
+                               "404": err("No such person."), "429": err("Too many requests."),
+                               "503": err("The work ran past its deadline or the server is full; see Retry-After."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/people/{id}/faces/{photo}": {
         "parameters": [path_param("id", "The person's id."), path_param("photo", "The photo's id.")],
         "get": {"summary": "A kept enrolment photo (admin, the person).", "tags": ["attendance"],
@@ -522,6 +533,7 @@ for target, method in [(LECTURE, "get"), (LECTURE + "/open", "post"), (LECTURE +
 link(COURSE + "/students.csv", "post", "202", "/api/v1/attendance/imports/{job}", "get", {"job": "$response.body#/id"})
 for target, method in [("/api/v1/users/{id}", "get"), ("/api/v1/users/{id}", "delete"), ("/api/v1/attendance/people/{id}/faces", "get"),
                        ("/api/v1/attendance/people/{id}/faces", "post"), ("/api/v1/attendance/people/{id}/faces", "delete"),
+                       ("/api/v1/attendance/people/{id}/faces/reenrol", "post"),
                        ("/api/v1/attendance/people/{id}/verify", "post")]:
     link("/api/v1/users", "post", "201", target, method, {"id": "$response.body#/id"})
 for target in ["/api/v1/rooms/{code}", "/api/v1/rooms/{code}/qr.svg"]:

@@ -20,7 +20,9 @@ import SentioStore
 ///   a record, handing over the administrator role). Stored as the token's SHA-256;
 /// - `att_kiosks` (version 2): browsers a professor turned into a lecture's kiosk. The device
 ///   holds a token (stored as its SHA-256) that does only that lecture's check-ins; it ends when
-///   the professor leaves it (password and face), ends it from another device, or it expires.
+///   the professor leaves it (password and face), ends it from another device, or it expires;
+/// - `att_faces.model` (version 3): the descriptor's model (`FaceModel`), so that one model's
+///   enrolments are never compared with another's.
 public enum AttendanceSchema {
     public static let schema = AppSchema(app: "attendance", migrations: [
         Migration(version: 1, name: "attendance") { kind in
@@ -136,6 +138,10 @@ public enum AttendanceSchema {
                 """,
                 "CREATE INDEX att_kiosks_by_lecture ON att_kiosks(lecture_id)",
             ]
+        },
+        Migration(version: 3, name: "face models") { _ in
+            // Every descriptor so far is dlib's: the only model there was.
+            ["ALTER TABLE att_faces ADD COLUMN model TEXT NOT NULL DEFAULT 'dlib'"]
         },
     ])
 }

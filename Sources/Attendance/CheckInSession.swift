@@ -58,7 +58,7 @@ public struct CheckInSession: Sendable {
     /// likeliest impostor is another student, enrolled somewhere; a look-alike in another
     /// course is caught this way (docs/attendance.md).
     public init(claimed: String?, templates: [FaceTemplate], cohort: [FaceTemplate]? = nil, challenge: LivenessChallenge,
-                policy: MatchPolicy = .standard, quality: FrameQuality = .standard, rules: LivenessRules = .standard) throws {
+                policy: MatchPolicy, quality: FrameQuality = .standard, rules: LivenessRules = .standard) throws {
         if let claimed {
             guard let template = templates.first(where: { $0.personID == claimed }), !template.descriptors.isEmpty else {
                 throw AttendanceError.faceRejected("no face is enrolled for this student; ask the administrator")
@@ -69,7 +69,7 @@ public struct CheckInSession: Sendable {
         self.claimed = claimed
         self.templates = templates
         // Each person reduced to their mean once: every checked frame is compared with all of them.
-        self.cohort = (cohort ?? templates).compactMap { t in t.mean.map { FaceTemplate(personID: t.personID, descriptors: [$0]) } }
+        self.cohort = (cohort ?? templates).compactMap { t in t.mean.map { FaceTemplate(personID: t.personID, model: t.model, descriptors: [$0]) } }
         self.challenge = challenge
         self.policy = policy
         self.quality = quality

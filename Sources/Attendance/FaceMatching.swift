@@ -1,41 +1,70 @@
 import Foundation
 
-/// How a face is matched against enrolments: the distance between dlib descriptors (128
-/// numbers, Euclidean) of a check-in frame and the mean of a person's enrolment descriptors,
-/// and (1:1 at the kiosk) no other student of the course nearer.
+/// The descriptor a face is matched with. Descriptors of one model are never compared with
+/// another's: an enrolment made with dlib is left aside when attendance decides with SFace
+/// (the person enrols again, or the server re-enrols them from the photos they let it keep).
+public enum FaceModel: String, Codable, Sendable, CaseIterable {
+    /// OpenCV Zoo's SFace through ONNX (unit length; attendance's default): measured to
+    /// separate the fixture identities dlib confuses (docs/attendance.md, "SFace").
+    case sface
+    /// dlib's ResNet (150×150 chips, jittered at enrolment).
+    case dlib
+
+    /// The policy measured for this model's descriptors.
+    public var policy: MatchPolicy {
+        switch self {
+        case .sface: .sface
+        case .dlib: .dlib
+        }
+    }
+}
+
+/// How a face is matched against enrolments: the Euclidean distance between the descriptor of
+/// a check-in frame and the mean of a person's enrolment descriptors (for SFace the mean is
+/// scaled back to length 1, so the distance stays √(2 − 2·cos)), and (1:1 at the kiosk) no
+/// other student of the course nearer.
 ///
-/// The threshold comes from a curve measured through the server's API
+/// The thresholds come from curves measured through the server's API
 /// (`scripts/attendance-curve`, docs/attendance.md): each fixture identity enrolled with half
-/// its photos, the other half checked against every enrolled person, two folds. At 0.48:
-/// 1.1 % false rejects, no false accept among classmates (the cohort rule), 0.31 % for a
-/// stranger who is not enrolled. The mean is taken because it measured better than the nearest
-/// photo: one odd enrolment photo cannot pull a stranger in.
+/// its photos, the other half checked against every enrolled person, two folds. The mean is
+/// taken because it measured better than the nearest photo: one odd enrolment photo cannot
+/// pull a stranger in.
 public struct MatchPolicy: Codable, Sendable, Equatable {
+    /// The descriptor these numbers are for.
+    public var model: FaceModel
     /// Accept at or under this distance.
     public var threshold: Double
     /// Identification (1:N) names someone only when the next nearest student is at least this
     /// much further away; otherwise the student is asked to pick their name.
     public var identificationMargin: Double
 
-    public static let standard = MatchPolicy(threshold: 0.48, identificationMargin: 0.06)
+    /// dlib at 0.48: 1.1 % false rejects, no false accept among classmates (the cohort rule),
+    /// 0.31 % for a stranger who is not enrolled.
+    public static let dlib = MatchPolicy(model: .dlib, threshold: 0.48, identificationMargin: 0.06)
+    /// SFace: see docs/attendance.md, "SFace", for the curve this threshold was chosen on.
+    public static let sface = MatchPolicy(model: .sface, threshold: 1.05, identificationMargin: 0.12)
 
-    public init(threshold: Double, identificationMargin: Double) {
+    public init(model: FaceModel, threshold: Double, identificationMargin: Double) {
+        self.model = model
         self.threshold = threshold
         self.identificationMargin = identificationMargin
     }
 }
 
-/// A person's enrolled face: the descriptors of their accepted photos.
+/// A person's enrolled face: the descriptors of their accepted photos, of one model.
 public struct FaceTemplate: Sendable, Equatable {
     public var personID: String
+    public var model: FaceModel
     public var descriptors: [[Float]]
 
-    public init(personID: String, descriptors: [[Float]]) {
+    public init(personID: String, model: FaceModel, descriptors: [[Float]]) {
         self.personID = personID
+        self.model = model
         self.descriptors = descriptors
     }
 
-    /// The mean descriptor (nil without descriptors).
+    /// The mean descriptor (nil without descriptors); for SFace scaled to length 1, as its
+    /// descriptors are, so that distances to it mean what they mean between two photos.
     public var mean: [Float]? {
         guard let first = descriptors.first else { return nil }
         var sum = [Double](repeating: 0, count: first.count)
@@ -43,7 +72,12 @@ public struct FaceTemplate: Sendable, Equatable {
             for i in d.indices { sum[i] += Double(d[i]) }
         }
         let n = Double(descriptors.filter { $0.count == first.count }.count)
-        return sum.map { Float($0 / n) }
+        var mean = sum.map { $0 / n }
+        if model == .sface {
+            let length = mean.reduce(0) { $0 + $1 * $1 }.squareRoot()
+            if length > 0 { mean = mean.map { $0 / length } }
+        }
+        return mean.map { Float($0) }
     }
 }
 
@@ -55,6 +89,15 @@ public struct FaceMatch: Codable, Sendable, Equatable {
     /// The distance of the nearest other person (identification: the runner-up; verification
     /// with a cohort: the nearest classmate).
     public var runnerUp: Double?
+}
+
+extension MatchPolicy {
+    /// Refuses a template of another model: its distances mean nothing on this scale.
+    func check(_ template: FaceTemplate) throws {
+        guard template.model == model else {
+            throw AttendanceError.invalid("descriptor", "\(template.personID)'s enrolment is \(template.model.rawValue)'s, not \(model.rawValue)'s")
+        }
+    }
 }
 
 public enum FaceMatcher {
@@ -77,11 +120,13 @@ public enum FaceMatcher {
     /// name is then refused unless they look more like that person than like themselves
     /// (measured: no such false accept on the fixture identities; docs/attendance.md).
     public static func verify(_ probe: [Float], against template: FaceTemplate, cohort: [FaceTemplate] = [],
-                              policy: MatchPolicy = .standard) throws -> FaceMatch {
+                              policy: MatchPolicy) throws -> FaceMatch {
         guard let mean = template.mean else { throw AttendanceError.faceRejected("no face is enrolled for this person; ask the administrator") }
+        try policy.check(template)
         let d = try distance(probe, mean)
         var nearestOther: Double?
         for other in cohort where other.personID != template.personID {
+            try policy.check(other)
             guard let m = other.mean else { continue }
             let e = try distance(probe, m)
             nearestOther = min(nearestOther ?? e, e)
@@ -95,9 +140,10 @@ public enum FaceMatcher {
     /// enrolled elsewhere), when none of them is nearer than the one found: the face is then
     /// theirs, not a student's of this course.
     public static func identify(_ probe: [Float], among templates: [FaceTemplate], others: [FaceTemplate] = [],
-                                policy: MatchPolicy = .standard) throws -> FaceMatch {
+                                policy: MatchPolicy) throws -> FaceMatch {
         var scored: [(String, Double)] = []
         for template in templates {
+            try policy.check(template)
             guard let mean = template.mean else { continue }
             scored.append((template.personID, try distance(probe, mean)))
         }
@@ -108,6 +154,7 @@ public enum FaceMatcher {
         let candidates = Set(templates.map(\.personID))
         var someoneElse = false
         for other in others where !candidates.contains(other.personID) {
+            try policy.check(other)
             guard let m = other.mean else { continue }
             if try distance(probe, m) < best.1 { someoneElse = true; break }
         }

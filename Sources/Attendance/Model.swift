@@ -26,15 +26,20 @@ public struct Person: Codable, Sendable, Equatable {
     public var username: String
     public var displayName: String
     public var role: String
-    /// How many enrolment photos (descriptors) the person has; 0 means no face check is possible.
+    /// How many enrolment photos (descriptors of the model attendance decides with) the person
+    /// has; 0 means no face check is possible.
     public var faces: Int
+    /// Enrolment photos of another model (made before the server changed models): never
+    /// compared; the person needs enrolling again (from kept photos, the server can do it).
+    public var staleFaces: Int
 
-    public init(id: String, username: String, displayName: String, role: String, faces: Int) {
+    public init(id: String, username: String, displayName: String, role: String, faces: Int, staleFaces: Int = 0) {
         self.id = id
         self.username = username
         self.displayName = displayName
         self.role = role
         self.faces = faces
+        self.staleFaces = staleFaces
     }
 }
 

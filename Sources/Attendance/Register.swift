@@ -11,8 +11,16 @@ public struct AttendanceRegister: Sendable {
     let store: Store
     /// Minutes after a lecture's start when a check-in counts as late.
     public var lateAfterMinutes: Int64 = 10
+    /// The descriptor attendance decides with; enrolments of another model are left aside
+    /// (counted as `staleFaces`) until the person is enrolled again.
+    public var faceModel: FaceModel = .sface
+    /// The match policy of `faceModel`.
+    public var policy: MatchPolicy { faceModel.policy }
 
-    public init(store: Store) { self.store = store }
+    public init(store: Store, faceModel: FaceModel = .sface) {
+        self.store = store
+        self.faceModel = faceModel
+    }
 
     /// Creates or updates the application's tables; call once at start.
     public static func prepare(_ store: Store) async throws { try await store.migrate(AttendanceSchema.schema) }
@@ -22,7 +30,7 @@ public struct AttendanceRegister: Sendable {
     /// People with a role, and how many faces each has enrolled.
     public func people(role: String? = nil) async throws -> [Person] {
         try await store.read { db in
-            var sql = Self.selectPeople
+            var sql = Self.selectPeople(faceModel)
             if let role { sql += " WHERE u.role = \(bind: role)" }
             sql += " ORDER BY u.display_name, u.username"
             return try await db.raw(sql).all().map(Self.person)
@@ -30,21 +38,24 @@ public struct AttendanceRegister: Sendable {
     }
 
     public func person(_ id: String) async throws -> Person? {
-        try await store.read { db in try await Self.person(db, id) }
+        try await store.read { db in try await Self.person(db, id, faceModel) }
     }
 
-    static func person(_ db: any SQLDatabase, _ id: String) async throws -> Person? {
-        try await db.raw(selectPeople + " WHERE u.id = \(bind: id)").first().map(person)
+    static func person(_ db: any SQLDatabase, _ id: String, _ model: FaceModel) async throws -> Person? {
+        try await db.raw(selectPeople(model) + " WHERE u.id = \(bind: id)").first().map(person)
     }
 
-    /// A person's columns and their count of enrolled faces, from `users u` (joins and
-    /// conditions follow).
-    static let selectPeople: SQLQueryString = "SELECT u.id, u.username, u.display_name, u.role, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id) AS faces FROM users u"
+    /// A person's columns and their counts of enrolled faces (of `model`, and of others), from
+    /// `users u` (joins and conditions follow).
+    static func selectPeople(_ model: FaceModel) -> SQLQueryString {
+        // The model is one of the enum's fixed names, not input: bound all the same.
+        "SELECT u.id, u.username, u.display_name, u.role, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id AND f.model = \(bind: model.rawValue)) AS faces, (SELECT COUNT(*) FROM att_faces f WHERE f.user_id = u.id AND f.model <> \(bind: model.rawValue)) AS stale_faces FROM users u"
+    }
 
     static func person(_ row: any SQLRow) throws -> Person {
         Person(id: try row.decode(column: "id", as: String.self), username: try row.decode(column: "username", as: String.self),
                displayName: try row.decode(column: "display_name", as: String.self), role: try row.decode(column: "role", as: String.self),
-               faces: try row.decode(column: "faces", as: Int.self))
+               faces: try row.decode(column: "faces", as: Int.self), staleFaces: try row.decode(column: "stale_faces", as: Int.self))
     }
 
     // MARK: Courses
@@ -93,7 +104,7 @@ public struct AttendanceRegister: Sendable {
             sql += " ORDER BY c.academic_year DESC, c.code"
             var courses: [Course] = []
             for row in try await db.raw(sql).all() {
-                courses.append(try await Self.course(db, row))
+                courses.append(try await Self.course(db, row, faceModel))
             }
             return courses
         }
@@ -102,13 +113,13 @@ public struct AttendanceRegister: Sendable {
     public func course(_ id: String) async throws -> Course? {
         try await store.read { db in
             guard let row = try await db.select().columns("*").from("att_courses").where("id", .equal, SQLBind(id)).first() else { return nil }
-            return try await Self.course(db, row)
+            return try await Self.course(db, row, faceModel)
         }
     }
 
-    static func course(_ db: any SQLDatabase, _ row: any SQLRow) async throws -> Course {
+    static func course(_ db: any SQLDatabase, _ row: any SQLRow, _ model: FaceModel) async throws -> Course {
         let id = try row.decode(column: "id", as: String.self)
-        let professors = try await db.raw(selectPeople + " JOIN att_course_professors p ON p.user_id = u.id WHERE p.course_id = \(bind: id) ORDER BY u.display_name")
+        let professors = try await db.raw(selectPeople(model) + " JOIN att_course_professors p ON p.user_id = u.id WHERE p.course_id = \(bind: id) ORDER BY u.display_name")
             .all().map(person)
         let students = try await db.raw("SELECT COUNT(*) AS n FROM att_enrolments WHERE course_id = \(bind: id)").first()?.decode(column: "n", as: Int.self) ?? 0
         return Course(id: id, code: try row.decode(column: "code", as: String.self), title: try row.decode(column: "title", as: String.self),
@@ -154,7 +165,7 @@ public struct AttendanceRegister: Sendable {
             }
             // The body names the person: someone unknown makes it unprocessable (422); a 404 is
             // for the course of the path.
-            guard let person = try await Self.person(db, user) else { throw AttendanceError.invalid("user", "no person '\(user)'") }
+            guard let person = try await Self.person(db, user, faceModel) else { throw AttendanceError.invalid("user", "no person '\(user)'") }
             guard person.role == role else { throw AttendanceError.invalid("user", "\(person.username) is a \(person.role), not a \(role)") }
             // Already linked is no change: two requests at once insert once and audit once.
             guard try await db.raw("""
@@ -174,11 +185,11 @@ public struct AttendanceRegister: Sendable {
 
     /// The course's students, by name.
     public func students(course: String) async throws -> [Person] {
-        try await store.read { db in try await Self.students(db, course) }
+        try await store.read { db in try await Self.students(db, course, faceModel) }
     }
 
-    static func students(_ db: any SQLDatabase, _ course: String) async throws -> [Person] {
-        try await db.raw(selectPeople + " JOIN att_enrolments e ON e.user_id = u.id WHERE e.course_id = \(bind: course) ORDER BY u.display_name, u.username")
+    static func students(_ db: any SQLDatabase, _ course: String, _ model: FaceModel) async throws -> [Person] {
+        try await db.raw(selectPeople(model) + " JOIN att_enrolments e ON e.user_id = u.id WHERE e.course_id = \(bind: course) ORDER BY u.display_name, u.username")
             .all().map(person)
     }
 
@@ -275,7 +286,7 @@ public struct AttendanceRegister: Sendable {
             guard let courseRow = try await db.select().columns("*").from("att_courses").where("id", .equal, SQLBind(lecture.courseID)).first() else {
                 throw AttendanceError.notFound("course \(lecture.courseID)")
             }
-            let course = try await Self.course(db, courseRow)
+            let course = try await Self.course(db, courseRow, faceModel)
             let checkedIn = try await db.raw("""
                 SELECT c.*, u.display_name FROM att_checkins c JOIN users u ON u.id = c.student_id
                 WHERE c.lecture_id = \(bind: id) ORDER BY c.at
@@ -287,7 +298,7 @@ public struct AttendanceRegister: Sendable {
             }
             let records = try await Self.records(db, lecture: id)
             let seen = Set(checkedIn.map(\.studentID))
-            let missing = try await Self.students(db, lecture.courseID).filter { !seen.contains($0.id) }
+            let missing = try await Self.students(db, lecture.courseID, faceModel).filter { !seen.contains($0.id) }
             return LectureRoll(lecture: lecture, course: course, checkedIn: checkedIn, missing: lecture.state == .confirmed ? [] : missing, records: records)
         }
     }
@@ -326,7 +337,7 @@ public struct AttendanceRegister: Sendable {
                     case .scheduled, .open: throw AttendanceError.conflict("this lecture is not open for check-in")
                     }
                 }
-                guard let person = try await Self.person(db, student) else { throw AttendanceError.notFound("student \(student)") }
+                guard let person = try await Self.person(db, student, faceModel) else { throw AttendanceError.notFound("student \(student)") }
                 guard try await Self.enrolled(db, student, lecture.courseID) else {
                     throw AttendanceError.forbidden("\(person.displayName) is not enrolled in this course")
                 }
@@ -395,7 +406,7 @@ public struct AttendanceRegister: Sendable {
                 methods[student] = try row.decode(column: "method", as: String.self)
             }
             var present = 0, late = 0, absent = 0
-            for student in try await Self.students(db, lecture.courseID) {
+            for student in try await Self.students(db, lecture.courseID, faceModel) {
                 let status: AttendanceStatus
                 if let at = checked[student.id] {
                     status = at <= lecture.startsAt + lateAfter ? .present : .late
@@ -484,45 +495,82 @@ public struct AttendanceRegister: Sendable {
 
     // MARK: Faces
 
-    /// Adds one enrolment photo's descriptor; the photo is kept only when `keepPhoto`.
-    public func addFace(person id: String, descriptor: [Float], yaw: Double, photo: Data?, photoType: String?, actor: String) async throws -> Int {
+    /// Adds one enrolment photo's descriptor of `model` (the register's, unless re-enrolling
+    /// for another); the photo is kept only when `photo` is given (the person's consent). The
+    /// person's descriptors of other models with no photo kept go with it: they can never be
+    /// compared again, and face data is kept no longer than it serves.
+    public func addFace(person id: String, descriptor: [Float], model: FaceModel? = nil, yaw: Double, photo: Data?, photoType: String?,
+                        actor: String) async throws -> Int {
+        let model = model ?? faceModel
         guard descriptor.count == 128, descriptor.allSatisfy(\.isFinite) else { throw AttendanceError.invalid("descriptor", "128 finite numbers") }
         return try await store.transaction { db in
             // The person's row is locked first, so two enrolments at once count in turn and
             // cannot both take the twentieth place.
             guard try await Store.lockUser(db, id),
-                  let person = try await Self.person(db, id) else { throw AttendanceError.notFound("person \(id)") }
+                  let person = try await Self.person(db, id, model) else { throw AttendanceError.notFound("person \(id)") }
             guard person.faces < 20 else { throw AttendanceError.conflict("at most 20 enrolment photos per person; delete some first") }
-            try await db.insert(into: "att_faces").columns("id", "user_id", "descriptor", "yaw", "photo", "photo_type", "created_at")
-                .values(SQLBind(RandomID.make()), SQLBind(id), SQLBind(FaceMatcher.encode(descriptor)), SQLBind(yaw), SQLBind(photo),
+            let stale = try await db.raw("SELECT COUNT(*) AS n FROM att_faces WHERE user_id = \(bind: id) AND model <> \(bind: model.rawValue) AND photo IS NULL")
+                .first()?.decode(column: "n", as: Int.self) ?? 0
+            if stale > 0 {
+                try await db.raw("DELETE FROM att_faces WHERE user_id = \(bind: id) AND model <> \(bind: model.rawValue) AND photo IS NULL").run()
+            }
+            try await db.insert(into: "att_faces").columns("id", "user_id", "descriptor", "model", "yaw", "photo", "photo_type", "created_at")
+                .values(SQLBind(RandomID.make()), SQLBind(id), SQLBind(FaceMatcher.encode(descriptor)), SQLBind(model.rawValue), SQLBind(yaw), SQLBind(photo),
                         SQLBind(photo == nil ? nil : photoType), SQLBind(Clock.milliseconds())).run()
-            try await Self.audit(db, AuditEntry(actor: actor, subject: id, action: "face.enrol", outcome: "ok",
-                                                detail: photo == nil ? "descriptor only" : "descriptor and photo (consent)"))
+            var detail = photo == nil ? "descriptor only" : "descriptor and photo (consent)"
+            detail += " (\(model.rawValue))"
+            if stale > 0 { detail += "; \(stale) older descriptors of another model removed" }
+            try await Self.audit(db, AuditEntry(actor: actor, subject: id, action: "face.enrol", outcome: "ok", detail: detail))
             return person.faces + 1
         }
     }
 
-    /// Everyone's enrolled face, of every course and role: the kiosk's cohort. Read per
-    /// check-in (measured: docs/attendance.md, "Reliability").
+    /// Everyone's enrolled face (of the register's model), of every course and role: the
+    /// kiosk's cohort. Read per check-in (measured: docs/attendance.md, "Reliability").
     public func allTemplates() async throws -> [FaceTemplate] {
         try await store.read { db in
             var byPerson: [String: [[Float]]] = [:]
-            for row in try await db.select().columns("user_id", "descriptor").from("att_faces").all() {
+            for row in try await db.select().columns("user_id", "descriptor").from("att_faces").where("model", .equal, SQLBind(faceModel.rawValue)).all() {
                 byPerson[try row.decode(column: "user_id", as: String.self), default: []].append(try FaceMatcher.decode(try row.decode(column: "descriptor", as: Data.self)))
             }
-            return byPerson.keys.sorted().map { FaceTemplate(personID: $0, descriptors: byPerson[$0]!) }
+            return byPerson.keys.sorted().map { FaceTemplate(personID: $0, model: faceModel, descriptors: byPerson[$0]!) }
         }
     }
 
-    /// The enrolled faces of `people` (those without any are left out).
+    /// The enrolled faces of `people` (of the register's model; those without any are left out).
     public func templates(_ people: [String]) async throws -> [FaceTemplate] {
         guard !people.isEmpty else { return [] }
         return try await store.read { db in
             var byPerson: [String: [[Float]]] = [:]
-            for row in try await db.select().columns("user_id", "descriptor").from("att_faces").where("user_id", .in, people).all() {
+            for row in try await db.select().columns("user_id", "descriptor").from("att_faces").where("user_id", .in, people)
+                .where("model", .equal, SQLBind(faceModel.rawValue)).all() {
                 byPerson[try row.decode(column: "user_id", as: String.self), default: []].append(try FaceMatcher.decode(try row.decode(column: "descriptor", as: Data.self)))
             }
-            return people.compactMap { id in byPerson[id].map { FaceTemplate(personID: id, descriptors: $0) } }
+            return people.compactMap { id in byPerson[id].map { FaceTemplate(personID: id, model: faceModel, descriptors: $0) } }
+        }
+    }
+
+    /// A person's kept photos enrolled with another model than the register's, to enrol
+    /// again (``reenrol(face:descriptor:actor:)``).
+    public func staleKeptPhotos(person id: String) async throws -> [(id: String, photo: Data)] {
+        try await store.read { db in
+            try await db.raw("SELECT id, photo FROM att_faces WHERE user_id = \(bind: id) AND model <> \(bind: faceModel.rawValue) AND photo IS NOT NULL ORDER BY created_at")
+                .all().map { (try $0.decode(column: "id", as: String.self), try $0.decode(column: "photo", as: Data.self)) }
+        }
+    }
+
+    /// Replaces a kept photo's descriptor with one of the register's model, computed again from
+    /// that photo (no new consent is needed: the photo and its use are the same).
+    public func reenrol(person: String, face id: String, descriptor: [Float], actor: String) async throws {
+        guard descriptor.count == 128, descriptor.allSatisfy(\.isFinite) else { throw AttendanceError.invalid("descriptor", "128 finite numbers") }
+        try await store.transaction { db in
+            let updated = try await db.raw("""
+                UPDATE att_faces SET descriptor = \(bind: FaceMatcher.encode(descriptor)), model = \(bind: faceModel.rawValue)
+                WHERE id = \(bind: id) AND user_id = \(bind: person) AND photo IS NOT NULL RETURNING id
+                """).all().count
+            guard updated == 1 else { throw AttendanceError.notFound("kept photo \(id)") }
+            try await Self.audit(db, AuditEntry(actor: actor, subject: person, action: "face.enrol", outcome: "ok",
+                                                detail: "enrolled again from the kept photo (\(faceModel.rawValue))"))
         }
     }
 

@@ -45,14 +45,14 @@ public enum SentioServer {
         }
         let perception = Perception(store: models, threads: configuration.threads, longLaneThreads: configuration.limits.longLaneThreads)
         do {
-            try perception.preload()
+            try perception.preload(faceModel: configuration.attendanceFaceModel)
         } catch {
             await store.close()
             throw error
         }
         let platform = try Platform(store: store, perception: perception, limits: configuration.limits,
                                 publicDirectory: configuration.pagesDirectory ?? publicDirectory, secureCookies: configuration.tls != .off, logger: logger,
-                                fixedLivenessChallenge: configuration.fixedLivenessChallenge)
+                                fixedLivenessChallenge: configuration.fixedLivenessChallenge, faceModel: configuration.attendanceFaceModel)
         var applications: [any Service] = []
         let ready = ReadyLatch(count: configuration.tls == .off ? 1 : 2)
         let addresses = platform.addresses

@@ -45,6 +45,9 @@ public struct ServerConfiguration: Sendable {
     /// Every attendance check-in asks for this liveness challenge instead of a random one: for
     /// browser tests, whose fake cameras play a fixed clip, and demonstrations. Nil in use.
     public var fixedLivenessChallenge: LivenessChallenge?
+    /// The descriptor attendance decides with (SFace; dlib stays selectable). Enrolments made
+    /// with the other are left aside until the person is enrolled again (docs/attendance.md).
+    public var attendanceFaceModel = FaceModel.sface
 
     public init(database: DatabaseLocation, dataDirectory: String) {
         self.database = database

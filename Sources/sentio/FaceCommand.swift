@@ -79,8 +79,8 @@ struct FaceCommand: ParsableCommand {
             abstract: "Find the faces and print each one's box, 5 landmarks and 128-number descriptor.")
 
         @Argument(help: "A PNG or JPEG photo.") var image: String
-        @Option(help: "The descriptor: dlib (ResNet; default) or sface (SFace through ONNX, unit length; its own detector and mesh, so --detector, --upsample, --box and --jitter are dlib's only).")
-        var model = "dlib"
+        @Option(help: "The descriptor: sface (default; OpenCV Zoo's SFace through ONNX, unit length, its own detector and mesh) or dlib (ResNet; --detector, --upsample, --box and --jitter are dlib's only).")
+        var model = "sface"
         @Option(help: "Face detector: blazeface (default) or mmod.") var detector = "blazeface"
         @Option(help: "mmod only: double the image N times first to find smaller faces (default 0).") var upsample = 0
         @Option(help: "Skip detection: the face's box as left,top,right,bottom pixels (as dlib's rectangle).") var box: String?
@@ -91,7 +91,12 @@ struct FaceCommand: ParsableCommand {
 
         func run() throws {
             guard ["dlib", "sface"].contains(model) else { throw ValidationError("--model is dlib or sface") }
-            if model == "sface" { return try runSFace() }
+            if model == "sface" {
+                guard detector == "blazeface", upsample == 0, box == nil, jitter == 0 else {
+                    throw ValidationError("--detector, --upsample, --box and --jitter are dlib's: add --model dlib")
+                }
+                return try runSFace()
+            }
             let choice = try FaceCommand.detector(detector)
             let given = try box.map(FaceCommand.box)
             let photo = try ImageIO.read(image)
@@ -123,22 +128,7 @@ struct FaceCommand: ParsableCommand {
                 return try Bench.report(bench) { _ = try recognizer.recognizeAll(photo) }
             }
             let faces = try recognizer.recognizeAll(photo)
-            let (w, h) = (Double(photo.width), Double(photo.height))
-            if json {
-                // The keys of dlib's EmbeddedFacesObservation.
-                struct Observed: Encodable {
-                    struct Face: Encodable { var box: FractionBox; var landmarks5: [[Double]]; var descriptor: [Float] }
-                    var faces: [Face]
-                }
-                var observed: [Observed.Face] = []
-                for f in faces {
-                    let b = f.face.detection.box
-                    let points: [[Double]] = f.points.map { p -> [Double] in [Double(p.x) / w, Double(p.y) / h] }
-                    observed.append(Observed.Face(box: FractionBox(x: b.x, y: b.y, width: b.width, height: b.height), landmarks5: points,
-                                                  descriptor: f.descriptor.values))
-                }
-                return try JSONOutput.print(Observed(faces: observed))
-            }
+            if json { return try JSONOutput.print(EmbeddedFacesObservation(sface: faces, width: photo.width, height: photo.height)) }
             print("\(image): \(faces.count) face\(faces.count == 1 ? "" : "s") (SFace)")
             for (i, f) in faces.enumerated() {
                 let head = f.descriptor.values.prefix(4).map { String(format: "%.3f", $0) }.joined(separator: " ")
@@ -153,17 +143,18 @@ struct FaceCommand: ParsableCommand {
 
         @Argument(help: "First photo.") var first: String
         @Argument(help: "Second photo.") var second: String
-        @Option(help: "The descriptor: dlib (ResNet, 150×150 chips) or sface (OpenCV Zoo's SFace through ONNX, unit length).")
-        var model = "dlib"
+        @Option(help: "The descriptor: sface (default; OpenCV Zoo's SFace through ONNX, unit length) or dlib (ResNet, 150×150 chips).")
+        var model = "sface"
         @Option(help: "Same person below this distance (dlib's default 0.6; SFace's published cosine 0.363 is 1.129).") var threshold: Double?
-        @Option(help: "Average the descriptors of N jittered chips.") var jitter = 0
+        @Option(help: "dlib only: average the descriptors of N jittered chips.") var jitter = 0
         @Flag(help: "Print JSON: distance, same.") var json = false
         @Option(help: "Run the whole comparison N times in one process and print median/min/max ms.") var bench: Int?
         @Option(help: "Threads (default: all cores).") var threads: Int?
 
         func run() throws {
             guard ["dlib", "sface"].contains(model) else { throw ValidationError("--model is dlib or sface") }
-            let threshold = self.threshold ?? (model == "sface" ? 1.129 : FaceDescriptor.defaultThreshold)
+            guard model == "dlib" || jitter == 0 else { throw ValidationError("--jitter is dlib's: add --model dlib") }
+            let threshold = self.threshold ?? (model == "sface" ? FaceDescriptor.sfaceThreshold : FaceDescriptor.defaultThreshold)
             let photos = try [first, second].map { try ($0, ImageIO.read($0)) }
             let describe: (Image) throws -> FaceDescriptor?
             if model == "sface" {

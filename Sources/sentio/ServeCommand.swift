@@ -33,6 +33,8 @@ struct ServeCommand: AsyncParsableCommand {
     var trustedProxy: [String] = []
     @Option(help: ArgumentHelp("Tests and demonstrations only: every attendance check-in asks for these liveness actions (e.g. blink,open-mouth) instead of a random pair.", visibility: .hidden))
     var livenessChallenge: String?
+    @Option(help: "The attendance app's face descriptor: sface (default) or dlib. Enrolments of the other are kept aside until the person is enrolled again.")
+    var faceModel = "sface"
 
     func run() async throws {
         var configuration = try ServeCommand.configuration(host: host, port: port, tlsPort: tlsPort, database: database, tls: tls,
@@ -57,6 +59,8 @@ struct ServeCommand: AsyncParsableCommand {
             }
             configuration.fixedLivenessChallenge = try LivenessChallenge(actions: actions)
         }
+        guard let model = FaceModel(rawValue: faceModel) else { throw ValidationError("--face-model is sface or dlib") }
+        configuration.attendanceFaceModel = model
         if let pages {
             guard FileManager.default.fileExists(atPath: pages + "/index.html") else { throw ValidationError("--pages: no index.html in \(pages)") }
             configuration.pagesDirectory = pages

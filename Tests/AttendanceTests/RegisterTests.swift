@@ -11,6 +11,7 @@ struct SqliteRegisterTests {
     @Test("a lecture's life: open, check-ins, refusals, confirmation with the headcount, records, edits") func lecture() async throws { try await RegisterChecks.lecture(.sqlite) }
     @Test("a student sees their own attendance with percentages; CSV export") func student() async throws { try await RegisterChecks.student(.sqlite) }
     @Test("faces: enrolment with and without the photo; deleting removes every descriptor and photo") func faces() async throws { try await RegisterChecks.faces(.sqlite) }
+    @Test("face models: dlib's enrolments are left aside under SFace, kept photos enrolled again") func faceModels() async throws { try await RegisterChecks.faceModels(.sqlite) }
     @Test("courses: unique per year, roles checked when assigning and enrolling") func courses() async throws { try await RegisterChecks.courses(.sqlite) }
     @Test("requests at once: a face proof is spent once; opens give one code; check-ins racing the confirmation are kept or refused; confirmations at once, one record each") func together() async throws { try await RegisterChecks.together(.sqlite) }
     @Test("kiosk devices: live until ended or expired; the type-ahead needs two letters and lists only the missing") func kiosks() async throws { try await RegisterChecks.kiosks(.sqlite) }
@@ -21,6 +22,7 @@ struct PostgresRegisterTests {
     @Test("a lecture's life: open, check-ins, refusals, confirmation with the headcount, records, edits") func lecture() async throws { try await RegisterChecks.lecture(.postgres) }
     @Test("a student sees their own attendance with percentages; CSV export") func student() async throws { try await RegisterChecks.student(.postgres) }
     @Test("faces: enrolment with and without the photo; deleting removes every descriptor and photo") func faces() async throws { try await RegisterChecks.faces(.postgres) }
+    @Test("face models: dlib's enrolments are left aside under SFace, kept photos enrolled again") func faceModels() async throws { try await RegisterChecks.faceModels(.postgres) }
     @Test("courses: unique per year, roles checked when assigning and enrolling") func courses() async throws { try await RegisterChecks.courses(.postgres) }
     @Test("requests at once: a face proof is spent once; opens give one code; check-ins racing the confirmation are kept or refused; confirmations at once, one record each") func together() async throws { try await RegisterChecks.together(.postgres) }
     @Test("kiosk devices: live until ended or expired; the type-ahead needs two letters and lists only the missing") func kiosks() async throws { try await RegisterChecks.kiosks(.postgres) }
@@ -45,7 +47,8 @@ enum RegisterChecks {
         let admin = try await user("admin", .admin), professor = try await user("prof", .professor), other = try await user("other", .professor)
         var students: [String] = []
         for name in ["ann", "ben", "cid", "dee"] { students.append(try await user(name, .student)) }
-        let register = AttendanceRegister(store: store)
+        // dlib: its mean is the plain mean, which the faces check works out by hand.
+        let register = AttendanceRegister(store: store, faceModel: .dlib)
         let course = try await register.createCourse(code: "CV101", title: "Computer vision", academicYear: "2026/27", actor: admin)
         try await register.assignProfessor(professor, course: course.id, actor: admin)
         for s in students.prefix(3) { try await register.enrol(s, course: course.id, actor: admin) }
@@ -197,6 +200,43 @@ enum RegisterChecks {
         }
         #expect(left == 0)
         #expect(try await w.register.person(w.students[0])?.faces == 0)
+        await w.store.close()
+    }
+
+    /// The server moves from dlib to SFace: dlib's enrolments are never compared with SFace's;
+    /// a kept photo can be enrolled again; a descriptor with no photo goes when the person
+    /// enrols with the new model.
+    static func faceModels(_ backend: Backend) async throws {
+        let w = try await world(backend)
+        let dlib = w.register
+        let d: [Float] = (0..<128).map { Float($0) / 128 }
+        _ = try await dlib.addFace(person: w.students[0], descriptor: d, yaw: 0, photo: nil, photoType: nil, actor: w.admin)
+        _ = try await dlib.addFace(person: w.students[1], descriptor: d, yaw: 0, photo: Data([0xFF, 0xD8, 1]), photoType: "image/jpeg", actor: w.admin)
+        let sface = AttendanceRegister(store: w.store, faceModel: .sface)
+        #expect(try await sface.allTemplates().isEmpty)
+        #expect(try await sface.templates([w.students[0], w.students[1]]).isEmpty)
+        let ann = try #require(try await sface.person(w.students[0]))
+        #expect(ann.faces == 0 && ann.staleFaces == 1)
+        #expect(try await sface.students(course: w.course).map(\.staleFaces) == [1, 1, 0])
+        // Ann enrols with SFace: her dlib descriptor (no photo) goes.
+        let unit: [Float] = (0..<128).map { $0 == 0 ? 1 : 0 }
+        #expect(try await sface.addFace(person: w.students[0], descriptor: unit, yaw: 0, photo: nil, photoType: nil, actor: w.admin) == 1)
+        #expect(try await sface.person(w.students[0])?.staleFaces == 0)
+        #expect(try await dlib.templates([w.students[0]]).isEmpty)
+        // Ben's kept photo: enrolled again, descriptor and model replaced.
+        let kept = try await sface.staleKeptPhotos(person: w.students[1])
+        #expect(kept.count == 1 && kept[0].photo == Data([0xFF, 0xD8, 1]))
+        try await sface.reenrol(person: w.students[1], face: kept[0].id, descriptor: unit, actor: w.admin)
+        #expect(try await sface.staleKeptPhotos(person: w.students[1]).isEmpty)
+        await #expect(throws: AttendanceError.self) { try await sface.reenrol(person: w.students[0], face: kept[0].id, descriptor: unit, actor: w.admin) }
+        let both = try await sface.templates([w.students[0], w.students[1]])
+        #expect(both.map(\.model) == [.sface, .sface] && both.map(\.descriptors.count) == [1, 1])
+        // SFace's mean is scaled back to length 1: the mean of two orthogonal unit vectors is
+        // (½, ½), of length 1/√2, and so (1/√2, 1/√2) after scaling.
+        let two = FaceTemplate(personID: "x", model: .sface, descriptors: [unit, (0..<128).map { $0 == 1 ? 1 : 0 }])
+        #expect(abs(Double(two.mean![0]) - 0.5.squareRoot()) < 1e-6 && abs(Double(two.mean![1]) - 0.5.squareRoot()) < 1e-6)
+        // One model's template is never measured against another's policy.
+        #expect(throws: AttendanceError.self) { try FaceMatcher.verify(unit, against: FaceTemplate(personID: "y", model: .dlib, descriptors: [d]), policy: .sface) }
         await w.store.close()
     }
 

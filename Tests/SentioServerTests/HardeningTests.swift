@@ -76,7 +76,7 @@ struct HardeningTests {
             // mmod with jitter 10 is estimated at over a second: the first is let through on a
             // full credit, the next is refused with the time to wait.
             try await Task.sleep(for: .seconds(2.2))
-            let dear = "/api/v1/faces/embed?detector=mmod&upsample=1&jitter=10"
+            let dear = "/api/v1/faces/embed?model=dlib&detector=mmod&upsample=1&jitter=10"
             let first = try await client.execute(uri: dear, method: .post, headers: [.contentType: "image/jpeg"], body: small)
             #expect(first.status == .ok, "\(first.status) \(first.body.text.prefix(200))")
             let second = try await client.execute(uri: dear, method: .post, headers: [.contentType: "image/jpeg"], body: small)

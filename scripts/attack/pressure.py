@@ -8,7 +8,7 @@ Attacks (all by default):
   sockets   20,000 idle sockets from one address (127.0.0.2), reopened as the server closes them
   streams   96 idle /stream/faces sockets from two addresses (127.0.0.3, .4); then the
             administrator's kiosk device must still connect
-  embeds    twelve /faces/embed?detector=mmod&upsample=1&jitter=10 at once from three addresses
+  embeds    twelve /faces/embed?model=dlib&detector=mmod&upsample=1&jitter=10 at once from three addresses
             (127.0.0.5-7), a 640×640 JPEG (~40 KiB), kept up while the victim measures
   bombs     sixty 24-megapixel WebP files of about 1 KB posted at once (127.0.0.20-25); the
             server's resident memory is sampled every 20 ms
@@ -189,7 +189,7 @@ def attack_embeds(port, jpeg):
         def run():
             while not attack.stop.is_set():
                 try:
-                    status, _, _ = request(port, source, "POST", "/api/v1/faces/embed?detector=mmod&upsample=1&jitter=10", jpeg,
+                    status, _, _ = request(port, source, "POST", "/api/v1/faces/embed?model=dlib&detector=mmod&upsample=1&jitter=10", jpeg,
                                            {"Content-Type": "image/jpeg"}, timeout=120)
                 except OSError as error:
                     status = type(error).__name__

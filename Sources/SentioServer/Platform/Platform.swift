@@ -50,7 +50,7 @@ public final class Platform: Sendable {
 
     /// An error only when the IV scanner's bundled game data is damaged.
     public init(store: Store, perception: Perception, limits: Limits, publicDirectory: String, secureCookies: Bool, logger: Logger,
-                fixedLivenessChallenge: LivenessChallenge? = nil) throws {
+                fixedLivenessChallenge: LivenessChallenge? = nil, faceModel: FaceModel = .sface) throws {
         self.fixedLivenessChallenge = fixedLivenessChallenge
         self.store = store
         self.perception = perception
@@ -71,7 +71,7 @@ public final class Platform: Sendable {
         signIns = SignInThrottle(perPair: limits.loginFailures, perAddress: limits.loginFailuresPerAddress, seconds: limits.loginWindowSeconds)
         sockets = Sockets(limits: limits)
         iv = IVCollection(store: store, calculator: try IVCalculator())
-        attendance = AttendanceRegister(store: store)
+        attendance = AttendanceRegister(store: store, faceModel: faceModel)
         puzzler = PuzzlerProgress(store: store)
         imports = ImportJobs(register: attendance, passwords: passwords)
     }

@@ -15,11 +15,12 @@ struct AttendanceFaceRoutes {
     var register: AttendanceRegister { platform.attendance }
 
     /// dlib's jitter for enrolment photos: ten jittered chips averaged; measured to lower false
-    /// rejects (docs/attendance.md). Check-in frames use one chip (speed).
+    /// rejects (docs/attendance.md). Check-in frames use one chip (speed). SFace has none.
     static let enrolmentJitter = 10
 
     struct HandOver: Decodable { var user: String; var password: String; var proof: String; var newRole: Role? }
-    struct Faces: Encodable { var faces: Int; var photos: [String] }
+    struct Faces: Encodable { var faces: Int; var staleFaces: Int; var staleKeptPhotos: Int; var model: FaceModel; var photos: [String] }
+    struct Reenrolled: Encodable { var reenrolled: Int; var refused: [String]; var faces: Int; var staleFaces: Int }
     struct Enrolled: Encodable { var faces: Int; var yaw: Double; var keptPhoto: Bool }
     struct Verified: Encodable { var match: FaceMatch; var threshold: Double }
 
@@ -27,7 +28,34 @@ struct AttendanceFaceRoutes {
         router.route(.get, "/api/v1/attendance/people/{id}/faces") { _, context in
             let id = try context.parameters.require("id")
             guard let person = try await register.person(id) else { throw HTTPError(.notFound, message: "no person \(id)") }
-            return try Response.json(Faces(faces: person.faces, photos: try await register.photos(person: id).map(\.id)))
+            return try Response.json(Faces(faces: person.faces, staleFaces: person.staleFaces, staleKeptPhotos: try await register.staleKeptPhotos(person: id).count,
+                                           model: register.faceModel, photos: try await register.photos(person: id).map(\.id)))
+        }
+        // Enrolment again, with the server's model, from the photos the person let it keep:
+        // each is checked as a new enrolment photo would be; one that fails now is left as it
+        // was (and named in `refused`), never compared.
+        router.route(.post, "/api/v1/attendance/people/{id}/faces/reenrol") { _, context in
+            guard let me = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
+            let id = try context.parameters.require("id")
+            guard try await register.person(id) != nil else { throw HTTPError(.notFound, message: "no person \(id)") }
+            let compute = StillCompute(platform: platform)
+            let model = register.faceModel
+            var done = 0, refused: [String] = []
+            for kept in try await register.staleKeptPhotos(person: id) {
+                let upload = try compute.upload(ByteBuffer(data: kept.photo), name: "kept photo \(kept.id)")
+                let cost = StillCost.faces(model: .shortRange, iris: false) + StillCost.attendanceDescriptor(model, jitter: Self.enrolmentJitter)
+                do {
+                    let check = try await compute.run(context, [upload], milliseconds: cost) { worker, images in
+                        try worker.faceCheck(images[0], model: model, jitter: Self.enrolmentJitter)
+                    }
+                    try await register.reenrol(person: id, face: kept.id, descriptor: try usable(check), actor: me.user.id)
+                    done += 1
+                } catch let error as AttendanceError {
+                    refused.append("\(kept.id): \(error.description)")
+                }
+            }
+            guard let person = try await register.person(id) else { throw HTTPError(.notFound, message: "no person \(id)") }
+            return try Response.json(Reenrolled(reenrolled: done, refused: refused, faces: person.faces, staleFaces: person.staleFaces))
         }
         router.route(.post, "/api/v1/attendance/people/{id}/faces") { request, context in
             guard let me = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
@@ -60,8 +88,8 @@ struct AttendanceFaceRoutes {
             }
             let (check, _) = try await face(request, context, jitter: 0)
             guard let template = try await register.templates([id]).first else { throw HTTPError(.notFound, message: "no enrolled face for \(id)") }
-            let match = try FaceMatcher.verify(try usable(check), against: template, cohort: cohort)
-            return try Response.json(Verified(match: match, threshold: MatchPolicy.standard.threshold))
+            let match = try FaceMatcher.verify(try usable(check), against: template, cohort: cohort, policy: register.policy)
+            return try Response.json(Verified(match: match, threshold: register.policy.threshold))
         }
         router.route(.post, "/api/v1/attendance/admin-handover") { request, context in
             guard let me = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
@@ -106,9 +134,10 @@ struct AttendanceFaceRoutes {
     func face(_ request: Request, _ context: AppContext, jitter: Int, keepPhoto: Bool = false) async throws -> (FaceCheck, Data?) {
         let compute = StillCompute(platform: platform)
         let photo = try await compute.upload(request, context, name: "the photo")
-        let cost = StillCost.faces(model: .shortRange, iris: false) + StillCost.embed(detector: .blazeFace, upsample: 0, jitter: jitter, pixels: 0)
+        let model = register.faceModel
+        let cost = StillCost.faces(model: .shortRange, iris: false) + StillCost.attendanceDescriptor(model, jitter: jitter)
         return try await compute.run(context, [photo], milliseconds: cost) { worker, images in
-            let check = try worker.faceCheck(images[0], jitter: jitter)
+            let check = try worker.faceCheck(images[0], model: model, jitter: jitter)
             return (check, keepPhoto ? Data(try ImageIO.encode(images[0], as: .jpeg, quality: 90)) : nil)
         }
     }

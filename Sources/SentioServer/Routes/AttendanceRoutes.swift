@@ -28,7 +28,7 @@ struct AttendanceRoutes {
         // Who am I to the attendance app: the match policy and whether this session's face is checked.
         router.route(.get, "/api/v1/attendance/me") { _, context in
             let me = try identity(context)
-            return try Response.json(Roles(policy: .standard, faceVerified: try await register.isFaceVerified(user: me.user.id, session: me.tokenHash)))
+            return try Response.json(Roles(policy: register.policy, faceVerified: try await register.isFaceVerified(user: me.user.id, session: me.tokenHash)))
         }
         router.route(.get, "/api/v1/attendance/people") { request, context in
             let role = try Query(request, allowed: ["role"]).string("role")

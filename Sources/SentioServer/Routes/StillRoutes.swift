@@ -1,3 +1,4 @@
+import Attendance
 import Foundation
 import Hummingbird
 import IVScanner
@@ -43,7 +44,15 @@ struct StillRoutes {
             return try Response.json(try await compute.run(context, [photo], milliseconds: StillCost.pose) { try $0.pose($1[0]) })
         }
         router.route(.post, "/api/v1/faces/embed") { request, context in
-            let query = try Query(request, allowed: ["detector", "upsample", "jitter"])
+            let query = try Query(request, allowed: ["model", "detector", "upsample", "jitter"])
+            let model = try faceModel(query)
+            if model == .sface {
+                guard query.string("detector") == nil, query.string("upsample") == nil, query.string("jitter") == nil else {
+                    throw HTTPError(.badRequest, message: "detector, upsample and jitter are dlib's: add model=dlib")
+                }
+                let photo = try await compute.upload(request, context)
+                return try Response.json(try await compute.run(context, [photo], milliseconds: StillCost.sface) { try $0.embedSFace($1[0]) })
+            }
             guard let detector = FaceRecognizer.Detector(rawValue: query.string("detector") ?? "blazeface") else {
                 throw HTTPError(.badRequest, message: "detector is blazeface or mmod")
             }
@@ -55,16 +64,18 @@ struct StillRoutes {
             })
         }
         router.route(.post, "/api/v1/faces/compare") { request, context in
-            let query = try Query(request, allowed: ["threshold", "jitter"])
-            let threshold = try query.double("threshold", in: 0...2) ?? FaceDescriptor.defaultThreshold
+            let query = try Query(request, allowed: ["model", "threshold", "jitter"])
+            let model = try faceModel(query)
+            let threshold = try query.double("threshold", in: 0...2) ?? (model == .sface ? FaceDescriptor.sfaceThreshold : FaceDescriptor.defaultThreshold)
             let jitter = try query.int("jitter", in: 0...10) ?? 0
+            guard model == .dlib || jitter == 0 else { throw HTTPError(.badRequest, message: "jitter is dlib's: add model=dlib") }
             let (a, b) = try await pair(request, context)
-            let cost = 2 * StillCost.embed(detector: .blazeFace, upsample: 0, jitter: jitter, pixels: 0)
+            let cost = 2 * (model == .sface ? StillCost.sface : StillCost.embed(detector: .blazeFace, upsample: 0, jitter: jitter, pixels: 0))
             return try Response.json(try await compute.run(context, [a, b], milliseconds: cost) { worker, images in
-                guard let first = try worker.descriptor(images[0], jitter: jitter) else {
+                guard let first = try worker.descriptor(images[0], model: model, jitter: jitter) else {
                     throw HTTPError(.unprocessableContent, message: "no face found in a")
                 }
-                guard let second = try worker.descriptor(images[1], jitter: jitter) else {
+                guard let second = try worker.descriptor(images[1], model: model, jitter: jitter) else {
                     throw HTTPError(.unprocessableContent, message: "no face found in b")
                 }
                 let distance = try first.distance(to: second)
@@ -95,6 +106,12 @@ struct StillRoutes {
     }
 
     /// The compare form's two images.
+    /// The `model` parameter: sface (the default) or dlib.
+    func faceModel(_ query: Query) throws -> FaceModel {
+        guard let model = FaceModel(rawValue: query.string("model") ?? "sface") else { throw HTTPError(.badRequest, message: "model is sface or dlib") }
+        return model
+    }
+
     func pair(_ request: Request, _ context: AppContext) async throws -> (Upload, Upload) {
         try compute.admitRequest(context)
         guard let type = request.headers[.contentType], type.lowercased().hasPrefix("multipart/form-data"),
@@ -130,6 +147,12 @@ struct StillRoutes {
 /// the work, so an estimate only has to be right in its order of magnitude and its lane.
 extension StillCost {
     static func faces(model: FaceDetector.Model, iris: Bool) -> Double { (model == .fullRange ? 40 : 25) + (iris ? 20 : 0) }
+    /// SFace on one face found by the full-range detector and the mesh.
+    static let sface = 70.0
+    /// Attendance's descriptor for a face whose mesh is known (SFace aligns by it; dlib detects again).
+    static func attendanceDescriptor(_ model: FaceModel, jitter: Int) -> Double {
+        model == .sface ? 30 : embed(detector: .blazeFace, upsample: 0, jitter: jitter, pixels: 0)
+    }
     static func hands(maxHands: Int) -> Double { 60 + 30 * Double(maxHands) }
     static let pose = 80.0
     static let scan = 500.0

@@ -72,7 +72,8 @@ struct KioskConnection {
     }
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        let worker = try KioskWorker(store: platform.perception.store, thread: platform.perception.threads.nextThread(), limits: platform.limits)
+        let worker = try KioskWorker(store: platform.perception.store, thread: platform.perception.threads.nextThread(), limits: platform.limits,
+                                     faceModel: platform.attendance.faceModel)
         let metrics = platform.metrics
         // A kiosk waits between students longer than a stream: ten idle times.
         let idle = Duration.milliseconds(Int64(platform.limits.streamIdleSeconds * 10_000))
@@ -132,7 +133,8 @@ struct KioskConnection {
                 }
                 var generator = SystemRandomNumberGenerator()
                 let session = try CheckInSession(claimed: claimed, templates: people.compactMap { byPerson[$0] }, cohort: everyone,
-                                                 challenge: platform.fixedLivenessChallenge ?? LivenessChallenge.random(using: &generator))
+                                                 challenge: platform.fixedLivenessChallenge ?? LivenessChallenge.random(using: &generator),
+                                                 policy: platform.attendance.policy)
                 await worker.start(session, purpose: purpose)
             } catch let failure as AttendanceError {
                 try await refuse(outbound, failure.description, claimed)
@@ -207,7 +209,8 @@ actor KioskWorker {
     nonisolated let thread: ComputeThread
     nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
     private let faces: FaceSession
-    private let recognizer: FaceRecognizer
+    private let describer: FaceDescriber
+    private let faceModel: FaceModel
     private let limits: Limits
     private var checkIn: CheckInSession?
     private var purpose = CheckInPurpose.checkIn
@@ -225,13 +228,14 @@ actor KioskWorker {
         var reason: String?
     }
 
-    init(store: ModelStore, thread: ComputeThread, limits: Limits) throws {
+    init(store: ModelStore, thread: ComputeThread, limits: Limits, faceModel: FaceModel) throws {
         self.thread = thread
         self.limits = limits
         var configuration = FaceSession.Configuration()
         configuration.maxFaces = 2
         faces = try FaceSession(configuration: configuration, store: store)
-        recognizer = try FaceRecognizer(store: store, threads: 1)
+        describer = FaceDescriber(store: store)
+        self.faceModel = faceModel
     }
 
     func start(_ session: CheckInSession, purpose: CheckInPurpose) {
@@ -249,17 +253,21 @@ actor KioskWorker {
             let observation = try faces.process(image, time: time)
             let boxes = observation.faces.map(\.box)
             guard var session = checkIn else { return (try JSON.string(KioskConnection.IdleReply(frame: frame, faces: boxes)), nil) }
-            let readings = observation.faces.map {
-                FaceReading(ear: ($0.signals.leftEAR + $0.signals.rightEAR) / 2, mar: $0.signals.mar, yaw: $0.signals.yaw, pitch: $0.signals.pitch,
-                            widthPixels: $0.box.width * Double(image.width))
+            let readings = observation.faces.map { face in
+                let eyes = EyeVisibility.measure(image, points: face.landmarks)
+                func look(_ e: EyeVisibility.Eye) -> EyeLook? { e.pixels > 0 ? EyeLook(contrast: e.contrast, brightness: e.brightness, underEye: e.underEye) : nil }
+                return FaceReading(ear: (face.signals.leftEAR + face.signals.rightEAR) / 2, mar: face.signals.mar, yaw: face.signals.yaw,
+                                   pitch: face.signals.pitch, widthPixels: face.box.width * Double(image.width),
+                                   leftEAR: face.signals.leftEAR, rightEAR: face.signals.rightEAR, leftEye: look(eyes.left), rightEye: look(eyes.right))
             }
             let kioskFrame = KioskFrame(time: time, faces: readings)
             var step = try session.observe(kioskFrame)
             if step.wantsDescriptor {
-                let found = try recognizer.recognizeAll(image).first
-                if let found {
+                // The session asks only when one usable face is in view: its tracked mesh aligns it.
+                if let face = observation.faces.first,
+                   let descriptor = try describer.describe(image, mesh: face.landmarks, model: faceModel, jitter: 0) {
                     frameHash = AttendanceRegister.frameHash(Array(buffer: bytes))
-                    step = try session.observe(kioskFrame, descriptor: found.descriptor.values)
+                    step = try session.observe(kioskFrame, descriptor: descriptor)
                 }
             }
             checkIn = session

@@ -52,6 +52,12 @@ public final class Perception: Sendable {
         }
     }
 
+    /// Loads the attendance descriptor's model too (SFace's ONNX file, or dlib's).
+    public func preload(faceModel: FaceModel) throws {
+        try preload()
+        _ = try store.model(faceModel == .sface ? SFaceRecognizer.modelName : "dlib_face_recognition_resnet_model_v1")
+    }
+
     public func stop() {
         threads.stop()
         longLane.forEach { $0.thread.stop() }
@@ -59,13 +65,50 @@ public final class Perception: Sendable {
 }
 
 /// What the attendance rules need of one photo or frame.
-struct FaceCheck: Sendable {
+public struct FaceCheck: Sendable {
     var readings: [FaceReading]
     var descriptor: [Float]?
 
-    static func reading(_ landmarks: FaceLandmarks, box width: Double, _ photo: Image) -> FaceReading {
+    /// The reading of one face of a photo: `box width` is the face box's width as a fraction
+    /// of the photo's (public for the tests that measure the rules on fixture photos).
+    public static func reading(_ landmarks: FaceLandmarks, box width: Double, _ photo: Image) -> FaceReading {
         let s = FaceSignals(landmarks, imageWidth: photo.width, imageHeight: photo.height)
-        return FaceReading(ear: (s.leftEAR + s.rightEAR) / 2, mar: s.mar, yaw: s.yaw, pitch: s.pitch, widthPixels: width * Double(photo.width))
+        return reading(s, points: landmarks.points, widthPixels: width * Double(photo.width), photo)
+    }
+
+    /// A reading from a face's signals and mesh: both eyes' EAR and look (winks, dark glasses).
+    static func reading(_ s: FaceSignals, points: [Point3], widthPixels: Double, _ photo: Image) -> FaceReading {
+        let eyes = EyeVisibility.measure(photo, points: points)
+        func look(_ e: EyeVisibility.Eye) -> EyeLook? { e.pixels > 0 ? EyeLook(contrast: e.contrast, brightness: e.brightness, underEye: e.underEye) : nil }
+        return FaceReading(ear: (s.leftEAR + s.rightEAR) / 2, mar: s.mar, yaw: s.yaw, pitch: s.pitch, widthPixels: widthPixels,
+                           leftEAR: s.leftEAR, rightEAR: s.rightEAR, leftEye: look(eyes.left), rightEye: look(eyes.right))
+    }
+}
+
+/// Attendance's face descriptor on one thread, of the register's model: SFace aligns by the
+/// mesh the caller already has (no detection of its own: ~20 ms a face), dlib finds the face
+/// again for its own 5 points and chip (~80 ms, more with jitter). Made on first use.
+final class FaceDescriber {
+    let store: ModelStore
+    private var dlib: FaceRecognizer?
+    private var sface: SFaceRecognizer?
+
+    init(store: ModelStore) { self.store = store }
+
+    /// The descriptor of the face whose mesh is `mesh` in `image` (the largest face for dlib),
+    /// nil when dlib finds no face. `jitter` is dlib's (SFace has none).
+    func describe(_ image: Image, mesh: [Point3], model: FaceModel, jitter: Int) throws -> [Float]? {
+        switch model {
+        case .sface:
+            let net = try sface ?? SFaceRecognizer(store: store, threads: 1, detecting: false)
+            sface = net
+            return try net.descriptor(mesh: mesh, in: image).values
+        case .dlib:
+            let net = try dlib ?? FaceRecognizer(store: store, threads: 1)
+            dlib = net
+            let found = try net.recognizeAll(image, jitter: jitter)
+            return found.max { $0.box.width * $0.box.height < $1.box.width * $1.box.height }?.descriptor.values
+        }
     }
 }
 
@@ -80,6 +123,8 @@ actor StillWorker {
     private var handLandmarkers: [String: HandLandmarker] = [:]
     private var poseLandmarker: PoseLandmarker?
     private var recognizer: FaceRecognizer?
+    private var sface: SFaceRecognizer?
+    private lazy var describer = FaceDescriber(store: store)
     private var scanner: ScreenScanner?
 
     init(store: ModelStore, thread: ComputeThread) {
@@ -142,24 +187,38 @@ actor StillWorker {
         return EmbeddedFacesObservation(faces, width: photo.width, height: photo.height)
     }
 
-    /// The largest face's descriptor, nil when no face is found.
-    func descriptor(_ photo: Image, jitter: Int) throws -> FaceDescriptor? {
-        let recognizer = try self.recognizer ?? FaceRecognizer(store: store, threads: 1)
-        self.recognizer = recognizer
-        return try recognizer.recognizeAll(photo, jitter: jitter).first?.descriptor
+    /// The largest face's descriptor of `model`, nil when no face is found.
+    func descriptor(_ photo: Image, model: FaceModel, jitter: Int) throws -> FaceDescriptor? {
+        switch model {
+        case .dlib:
+            let recognizer = try self.recognizer ?? FaceRecognizer(store: store, threads: 1)
+            self.recognizer = recognizer
+            return try recognizer.recognizeAll(photo, jitter: jitter).first?.descriptor
+        case .sface:
+            return try sfaceRecognizer().recognizeAll(photo).first?.descriptor
+        }
     }
 
-    /// The faces of a photo as the attendance rules see them, and the descriptor of the largest
-    /// face when exactly one is in view (a check against an enrolment, or an enrolment photo).
-    func faceCheck(_ photo: Image, jitter: Int) throws -> FaceCheck {
+    private func sfaceRecognizer() throws -> SFaceRecognizer {
+        let recognizer = try sface ?? SFaceRecognizer(store: store, threads: 1)
+        sface = recognizer
+        return recognizer
+    }
+
+    /// Every face with its SFace descriptor, in dlib's JSON shape.
+    func embedSFace(_ photo: Image) throws -> EmbeddedFacesObservation {
+        let found = try sfaceRecognizer().recognizeAll(photo)
+        return EmbeddedFacesObservation(sface: found, width: photo.width, height: photo.height)
+    }
+
+    /// The faces of a photo as the attendance rules see them, and the descriptor (of `model`)
+    /// of the face when exactly one is in view (a check against an enrolment, or an enrolment
+    /// photo).
+    func faceCheck(_ photo: Image, model: FaceModel, jitter: Int) throws -> FaceCheck {
         let faces = try landmarker(model: .shortRange, minScore: nil, iris: false).faces(in: photo)
         let readings = faces.map { FaceCheck.reading($0.landmarks, box: $0.detection.box.width, photo) }
         guard faces.count == 1 else { return FaceCheck(readings: readings, descriptor: nil) }
-        let recognizer = try self.recognizer ?? FaceRecognizer(store: store, threads: 1)
-        self.recognizer = recognizer
-        let found = try recognizer.recognizeAll(photo, jitter: jitter)
-        let largest = found.max { $0.box.width * $0.box.height < $1.box.width * $1.box.height }
-        return FaceCheck(readings: readings, descriptor: largest?.descriptor.values)
+        return FaceCheck(readings: readings, descriptor: try describer.describe(photo, mesh: faces[0].landmarks.points, model: model, jitter: jitter))
     }
 
     /// The scan and the time it took on this thread (ms), without the wait for the thread: the

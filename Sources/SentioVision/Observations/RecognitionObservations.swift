@@ -35,6 +35,17 @@ public struct EmbeddedFacesObservation: Codable, Equatable, Sendable {
                  landmarks5: f.landmarks5.map { [Double($0.x) / w, Double($0.y) / h] }, descriptor: f.descriptor.values)
         }
     }
+
+    /// SFace's faces in a `width`×`height` photo: the detector's box, the five alignment points
+    /// (eye centres, nose tip, mouth corners) in landmarks5, the unit-length descriptor.
+    public init(sface recognized: [SFaceRecognizer.Recognized], width: Int, height: Int) {
+        let w = Double(width), h = Double(height)
+        faces = recognized.map { f in
+            let b = f.face.detection.box
+            return Face(box: FractionBox(x: b.x, y: b.y, width: b.width, height: b.height),
+                        landmarks5: f.points.map { [Double($0.x) / w, Double($0.y) / h] }, descriptor: f.descriptor.values)
+        }
+    }
 }
 
 /// Two faces compared (`sentio face compare --json`, `POST /api/v1/faces/compare`).

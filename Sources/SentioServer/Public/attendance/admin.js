@@ -28,7 +28,8 @@ function renderPeople() {
     h("th", { scope: "row" }, p.displayName),
     h("td", { "data-label": "User name" }, p.username),
     h("td", { "data-label": "Role" }, ROLE_WORDS[p.role] ?? p.role),
-    h("td", { "data-label": "Faces" }, p.faces ? badge(`${p.faces} face${p.faces === 1 ? "" : "s"}`, "present") : badge("none", "absent")),
+    h("td", { "data-label": "Faces" }, p.faces ? badge(`${p.faces} face${p.faces === 1 ? "" : "s"}`, "present")
+      : p.staleFaces ? badge("enrol again", "late") : badge("none", "absent")),
     h("td", { "data-label": "" }, h("button", { type: "button", class: "small-button", "aria-label": `Faces of ${p.displayName}`, onclick: () => choosePerson(p) }, "Faces…")))));
 }
 
@@ -49,6 +50,18 @@ async function showPhotos() {
   try {
     const faces = await api(`${ATT}/people/${encodeURIComponent(person.id)}/faces`);
     $("enrol-who").textContent = `${person.displayName} (${person.username}) · ${faces.faces} enrolled, ${faces.photos.length} photo${faces.photos.length === 1 ? "" : "s"} kept`;
+    // Photos enrolled with the server's former descriptor are never compared: say so, and
+    // offer to enrol the kept ones again (the others need new photos).
+    const stale = $("stale-faces");
+    stale.classList.toggle("hidden", !faces.staleFaces);
+    if (faces.staleFaces) {
+      const n = faces.staleFaces;
+      stale.replaceChildren(h("span", {}, `${n} older photo${n === 1 ? " was" : "s were"} enrolled with a former face model and ${n === 1 ? "is" : "are"} no longer compared. `),
+        faces.staleKeptPhotos
+          ? h("button", { type: "button", class: "small-button", id: "reenrol", onclick: reenrol },
+              `Enrol again from the ${faces.staleKeptPhotos} kept photo${faces.staleKeptPhotos === 1 ? "" : "s"}`)
+          : h("span", {}, "Enrol new photos of this person."));
+    }
     $("kept-photos").replaceChildren(...faces.photos.map((id) => h("img", { src: `${ATT}/people/${encodeURIComponent(person.id)}/faces/${encodeURIComponent(id)}`,
       alt: `Kept photo of ${person.displayName}`, loading: "lazy" })));
   } catch (error) {
@@ -85,6 +98,25 @@ $("enrol-go").addEventListener("click", async () => {
   await showPhotos();
   if (chosenCourse) await chooseCourse(chosenCourse.id);
 });
+
+async function reenrol() {
+  const button = $("reenrol");
+  button.disabled = true;
+  button.textContent = "Enrolling again…";
+  try {
+    const answer = await api(`${ATT}/people/${encodeURIComponent(chosenPerson.id)}/faces/reenrol`, { method: "POST" });
+    const refused = answer.refused.length ? ` ${answer.refused.length} refused: ${answer.refused.join("; ")}` : "";
+    status($("status"), `${answer.reenrolled} kept photo${answer.reenrolled === 1 ? "" : "s"} of ${chosenPerson.displayName} enrolled again.${refused}`,
+      answer.refused.length ? "warn" : "ok");
+    await loadPeople();
+    chosenPerson = people.find((p) => p.id === chosenPerson.id) ?? chosenPerson;
+    renderPeople();
+    await showPhotos();
+  } catch (error) {
+    status($("status"), error.message, "bad");
+    button.disabled = false;
+  }
+}
 
 $("delete-faces").addEventListener("click", async () => {
   if (!confirm(`Delete every face descriptor and kept photo of ${chosenPerson.displayName}? They cannot check in until enrolled again.`)) return;

@@ -141,7 +141,8 @@ export function progressChips(h, step) {
 /** The big line for a frame the server cannot use (its full reason goes on the camera). */
 const PROBLEM_PROMPTS = {
   "no-face": "Look at the camera", "several-faces": "One person at a time", "too-small": "Come closer",
-  "turned-away": "Look straight ahead", "eyes-closed": "Open your eyes",
+  "turned-away": "Look straight ahead", "eyes-closed": "Open your eyes", "one-eye-closed": "Open both eyes",
+  "eyes-hidden": "Take off your sunglasses",
 };
 
 /** The big line for a step: the action asked for, or the server's message. */

@@ -23,6 +23,10 @@ public enum RecognitionError: Error, Sendable, Equatable, CustomStringConvertibl
 public struct FaceDescriptor: Sendable, Equatable, Hashable {
     /// dlib's threshold: below it, two descriptors are taken for the same person (99.38% on LFW).
     public static let defaultThreshold = 0.6
+    /// SFace's threshold for two single photos (unit-length descriptors, so √(2 − 2·cos)):
+    /// OpenCV's published cosine 0.363 is 1.129; chosen here with a margin on the fixtures'
+    /// pairs (docs/face-recognition.md, "SFace").
+    public static let sfaceThreshold = 1.129
 
     public var values: [Float]
 

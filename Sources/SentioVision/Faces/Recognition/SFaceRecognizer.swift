@@ -21,18 +21,24 @@ public final class SFaceRecognizer {
     public static let chipSize = 112
 
     private let net: Interpreter
-    public let landmarker: FaceLandmarker
+    /// The full-range detector and mesh of ``recognizeAll(_:)``; nil when made with
+    /// `detecting: false`, for a caller that has its meshes already (``descriptor(mesh:in:)``).
+    public let landmarker: FaceLandmarker?
 
-    public init(store: ModelStore = ModelStore(), threads: Int? = nil) throws {
+    public init(store: ModelStore = ModelStore(), threads: Int? = nil, detecting: Bool = true) throws {
         net = Interpreter(model: try store.model(Self.modelName), threads: threads ?? 1)
-        landmarker = try FaceLandmarker(model: .fullRange, store: store, threads: threads)
+        landmarker = detecting ? try FaceLandmarker(model: .fullRange, store: store, threads: threads) : nil
     }
 
     /// The 5 alignment points of a mesh, in pixels of a `width`×`height` image: the mean of
     /// each eye's two corners (mesh points 33 and 133, 362 and 263), the nose tip (1), the mouth
     /// corners (61, 291).
     public static func alignmentPoints(_ mesh: FaceLandmarks, width: Int, height: Int) -> [(Double, Double)] {
-        let p = mesh.points
+        alignmentPoints(mesh.points, width: width, height: height)
+    }
+
+    /// The same from a mesh's points (normalized to the image, MediaPipe's order).
+    public static func alignmentPoints(_ p: [Point3], width: Int, height: Int) -> [(Double, Double)] {
         guard p.count >= 468 else { return [] }
         func px(_ i: Int) -> (Double, Double) { (p[i].x * Double(width), p[i].y * Double(height)) }
         func mid(_ i: Int, _ j: Int) -> (Double, Double) { let (a, b) = (px(i), px(j)); return ((a.0 + b.0) / 2, (a.1 + b.1) / 2) }
@@ -84,6 +90,13 @@ public final class SFaceRecognizer {
         return FaceDescriptor(length > 0 ? raw.map { $0 / length } : raw)
     }
 
+    /// The descriptor of the face whose mesh (468 or 478 points, normalized) is `mesh` in
+    /// `image`: aligned by the mesh's five points, no detection of its own.
+    public func descriptor(mesh: [Point3], in image: Image) throws -> FaceDescriptor {
+        let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
+        return try descriptor(chip: try Self.chip(rgb, points: Self.alignmentPoints(mesh, width: rgb.width, height: rgb.height)))
+    }
+
     /// A face found in a photo and its descriptor.
     public struct Recognized: Sendable {
         public var face: Face
@@ -93,6 +106,7 @@ public final class SFaceRecognizer {
 
     /// Every face in `image` with its descriptor, largest first.
     public func recognizeAll(_ image: Image) throws -> [Recognized] {
+        guard let landmarker else { throw ModelError.invalidInput("this SFaceRecognizer was made without a detector (detecting: false)") }
         let rgb = image.format == .rgb8 ? image : image.converted(to: .rgb8)
         return try landmarker.faces(in: rgb)
             .sorted { $0.detection.box.width * $0.detection.box.height > $1.detection.box.width * $1.detection.box.height }
