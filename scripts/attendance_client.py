@@ -1,5 +1,5 @@
 """A small client of Sentio's attendance API for the measurement scripts (standard library only)."""
-import http.cookiejar, json, os, subprocess, tempfile, urllib.error, urllib.request
+import http.cookiejar, json, os, subprocess, tempfile, time, urllib.error, urllib.request
 
 BIN = os.environ.get("SENTIO_BIN", ".build/release/sentio")
 
@@ -23,9 +23,9 @@ def create_admin(data, username="admin", password="admin-password-1", database=N
 
 
 class APIError(Exception):
-    def __init__(self, status, body):
+    def __init__(self, status, body, retry_after=None):
         super().__init__(f"{status}: {body}")
-        self.status, self.body = status, body
+        self.status, self.body, self.retry_after = status, body, retry_after
 
 
 class Client:
@@ -38,7 +38,19 @@ class Client:
         """The session cookie as a Cookie header (for WebSocket clients)."""
         return "; ".join(f"{c.name}={c.value}" for c in self.jar)
 
-    def call(self, method, path, body=None, content_type=None, raw=False):
+    def call(self, method, path, body=None, content_type=None, raw=False, retries=20):
+        """One request; a 429 (the address's compute share used up) is waited out as its
+        Retry-After says, up to `retries` times, as a patient client would."""
+        for _ in range(retries):
+            try:
+                return self._call(method, path, body, content_type, raw)
+            except APIError as error:
+                if error.status != 429:
+                    raise
+                time.sleep(float(error.retry_after or 1))
+        return self._call(method, path, body, content_type, raw)
+
+    def _call(self, method, path, body=None, content_type=None, raw=False):
         headers = {}
         if isinstance(body, (dict, list)):
             body, content_type = json.dumps(body).encode(), "application/json"
@@ -51,7 +63,7 @@ class Client:
             with self.opener.open(request, timeout=120) as response:
                 data = response.read()
         except urllib.error.HTTPError as error:
-            raise APIError(error.code, error.read().decode(errors="replace")) from None
+            raise APIError(error.code, error.read().decode(errors="replace"), error.headers.get("Retry-After")) from None
         if raw:
             return data
         return json.loads(data) if data else None

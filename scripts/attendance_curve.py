@@ -7,6 +7,11 @@ FIXTURES = os.environ["SENTIO_FIXTURES"]
 FACES = os.path.join(FIXTURES, "faces")
 OUT = os.environ.get("ATTENDANCE_CURVE_OUT")
 PLOT = os.environ.get("ATTENDANCE_CURVE_PLOT")
+MODEL = os.environ.get("ATTENDANCE_CURVE_MODEL", "sface")
+# The distance scale of each model's descriptors: dlib's Euclidean distances lie around 0.3 to
+# 0.7; SFace's unit-length descriptors' (√(2 − 2·cos)) around 0.6 to 1.4.
+LOW, HIGH = (0.30, 0.70) if MODEL == "dlib" else (0.60, 1.40)
+STEPS = [LOW + (HIGH - LOW) * i / 80 for i in range(81)]
 
 
 def read_pairs():
@@ -53,6 +58,7 @@ def enrolment_protocol(admin):
     import concurrent.futures
     people = identities()
     checks = []
+    gated = collections.Counter()
     for fold in (0, 1):
         courses = [admin.call("POST", "/api/v1/attendance/courses", {"code": f"CURVE{fold}{c}", "title": f"Threshold curve {c}", "academicYear": "2026/27"})
                    for c in "AB"]
@@ -78,7 +84,8 @@ def enrolment_protocol(admin):
             for other, sid in enrolled.items():
                 try:
                     answer = admin.image("POST", f"/api/v1/attendance/people/{sid}/verify?course={course_of[other]}", os.path.join(FACES, file))
-                except APIError:
+                except APIError as error:
+                    gated[f"{error.status}: {error.body}"[:160]] += 1
                     return name, file, None, None  # the probe fails the quality gate
                 out[other] = answer["match"]["distance"]
                 decided[other] = answer["match"]["accepted"]
@@ -88,6 +95,7 @@ def enrolment_protocol(admin):
                 checks.append({"person": name, "file": file, "fold": fold, "distances": distances, "accepted": accepted})
         for sid in enrolled.values():
             admin.call("DELETE", f"/api/v1/attendance/people/{sid}/faces")
+    print(f"enrolment protocol: probes not decided, by answer: {dict(gated)}", file=sys.stderr)
     return checks
 
 
@@ -138,17 +146,18 @@ def plot(summary, path):
     against the threshold, for the enrolment protocol (with the cohort rule: enrolled impostors
     and strangers) and for single-photo pairs."""
     W, H, L, B = 720, 360, 60, 40
-    x = lambda t: L + (t - 0.30) / 0.40 * (W - L - 20)
+    x = lambda t: L + (t - LOW) / (HIGH - LOW) * (W - L - 20)
     y = lambda p: H - B - min(p, 0.2) / 0.2 * (H - B - 20)
     lines = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
              '<rect width="100%" height="100%" fill="white"/>',
              f'<line x1="{L}" y1="{H - B}" x2="{W - 20}" y2="{H - B}" stroke="black"/><line x1="{L}" y1="20" x2="{L}" y2="{H - B}" stroke="black"/>']
-    for t in [0.3, 0.4, 0.5, 0.6, 0.7]:
+    for i in range(5):
+        t = LOW + (HIGH - LOW) * i / 4
         lines.append(f'<text x="{x(t):.0f}" y="{H - B + 16}" text-anchor="middle">{t:.1f}</text>')
     for p in [0, 0.05, 0.1, 0.15, 0.2]:
         lines.append(f'<text x="{L - 6}" y="{y(p) + 4:.0f}" text-anchor="end">{p * 100:.0f} %</text>')
         lines.append(f'<line x1="{L}" y1="{y(p):.0f}" x2="{W - 20}" y2="{y(p):.0f}" stroke="#ddd"/>')
-    lines.append(f'<text x="{(W + L) / 2:.0f}" y="{H - 6}" text-anchor="middle">threshold (descriptor distance)</text>')
+    lines.append(f'<text x="{(W + L) / 2:.0f}" y="{H - 6}" text-anchor="middle">threshold ({MODEL} descriptor distance)</text>')
     e = summary["enrolment"]["curve"]
     series = [("enrolment: false rejects", "#c0392b", [(r["threshold"], r["cohort"]["falseRejects"]) for r in e], ""),
               ("enrolment: false accepts, enrolled impostors", "#1e8449", [(r["threshold"], r["cohort"]["falseAcceptsEnrolled"]) for r in e], ""),
@@ -156,7 +165,7 @@ def plot(summary, path):
               ("pairs: false rejects", "#c0392b", [(r["threshold"], r["falseRejects"]) for r in summary["face"]["curve"]], "4 3"),
               ("pairs: false accepts", "#2471a3", [(r["threshold"], r["falseAccepts"]) for r in summary["face"]["curve"]], "4 3")]
     for i, (name, colour, points, dash) in enumerate(series):
-        d = " ".join(f"{x(t):.1f},{y(p):.1f}" for t, p in points if 0.3 <= t <= 0.7)
+        d = " ".join(f"{x(t):.1f},{y(p):.1f}" for t, p in points if LOW <= t <= HIGH)
         lines.append(f'<polyline points="{d}" fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>')
         lines.append(f'<line x1="{W - 300}" y1="{30 + 16 * i}" x2="{W - 275}" y2="{30 + 16 * i}" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"/>')
         lines.append(f'<text x="{W - 270}" y="{34 + 16 * i}">{name}</text>')
@@ -165,6 +174,21 @@ def plot(summary, path):
     lines.append(f'<text x="{x(t) + 4:.1f}" y="{H - B - 8}">chosen {t:.2f}</text>')
     lines.append("</svg>")
     open(path, "w").write("\n".join(lines) + "\n")
+
+
+def look_alikes(checks, a="Yale_subject04", b="Yale_subject14"):
+    """The two fixture identities dlib could not tell apart: every probe of each against both
+    enrolments (the enrolment protocol's distances), the farthest same and the nearest cross."""
+    rows = []
+    for c in checks:
+        if c["person"] in (a, b) and c["distances"]:
+            for enrolled in (a, b):
+                if enrolled in c["distances"]:
+                    rows.append({"probe": c["file"], "person": c["person"], "enrolment": enrolled, "distance": round(c["distances"][enrolled], 4)})
+    same = [r["distance"] for r in rows if r["person"] == r["enrolment"]]
+    cross = [r["distance"] for r in rows if r["person"] != r["enrolment"]]
+    return {"rows": rows, "farthestSame": max(same) if same else None, "nearestCross": min(cross) if cross else None,
+            "separated": bool(same and cross and max(same) < min(cross))}
 
 
 def curve(same, diff, thresholds):
@@ -178,7 +202,7 @@ def curve(same, diff, thresholds):
 
 def main():
     pairs = read_pairs()
-    process, base, data = serve()
+    process, base, data = serve(extra=["--face-model", MODEL])
     try:
         user, password = create_admin(data)
         admin = Client(base)
@@ -247,16 +271,18 @@ def main():
     chosen = diffs[allowed] - 1e-4 if allowed < len(diffs) else max(face["same"])
     at = curve(face["same"], face["different"], [chosen])[0]
     summary = {
+        "model": MODEL,
         "pairs": {"same": len(face["same"]) + results["gated"]["same"], "different": len(face["different"]) + results["gated"]["different"]},
         "decided": {"same": len(face["same"]), "different": len(face["different"])},
         "gated": results["gated"], "enrolmentRefused": refused, "probesRefused": dict(probes),
         "face": {"chosenThreshold": round(chosen, 4), "at": at,
                  "serverThreshold": server_threshold, "atServerThreshold": curve(face["same"], face["different"], [server_threshold])[0],
-                 "curve": curve(face["same"], face["different"], [x / 100 for x in range(30, 81, 2)])},
+                 "curve": curve(face["same"], face["different"], STEPS)},
         "enrolment": {"probes": len(results["enrolment"]), "gatedProbes": sum(c["distances"] is None for c in results["enrolment"]),
                       "atServerThreshold": enrolment_curve(results["enrolment"], [server_threshold])[0],
                       "serverDecisions": enrolment_decisions(results["enrolment"]),
-                      "curve": enrolment_curve(results["enrolment"], [x / 100 for x in range(30, 71, 1)])},
+                      "curve": enrolment_curve(results["enrolment"], STEPS)},
+        "yale04and14": look_alikes(results["enrolment"]),
         "ratioBaseline": {"original3percent": curve(ratio["same"], ratio["different"], [0.03])[0],
                           "curve": curve(ratio["same"], ratio["different"], [x / 100 for x in range(1, 31)])},
     }
