@@ -171,7 +171,8 @@ public enum Timetable {
         return era * 146_097 + doe - 719_468
     }
 
-    static func civil(_ n: Int) -> (Int, Int, Int) {
+    /// Year, month and day of a day number (days since 1970-01-01).
+    public static func civil(_ n: Int) -> (Int, Int, Int) {
         let z = n + 719_468
         let era = z / 146_097
         let doe = z - era * 146_097
