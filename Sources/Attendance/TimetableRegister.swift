@@ -99,7 +99,8 @@ extension AttendanceRegister {
     public func generateLectures(course: String, actor: String) async throws -> TimetableRun {
         try await store.transaction { db in
             var run = TimetableRun(created: 0, existing: 0, skipped: 0)
-            for row in try await db.select().column("id").from("att_slots").where("course_id", .equal, SQLBind(course)).all() {
+            // In one order, so two runs at once lock the slots in turn rather than each other.
+            for row in try await db.select().column("id").from("att_slots").where("course_id", .equal, SQLBind(course)).orderBy("id").all() {
                 // Locked as an exception does, so a date made an exception meanwhile is not made.
                 let slot = try await Self.lockedSlot(db, try row.decode(column: "id", as: String.self))
                 guard let checked = Self.checked(slot) else { continue }
