@@ -89,7 +89,6 @@ async function loadLectures() {
         badge(STATE_WORDS[lecture.state], lecture.state))))))));
   $("no-lectures").classList.toggle("hidden", lectures.length > 0);
   $("new-lecture-box").open = lectures.length === 0;
-  $("timetable-box").open ||= lectures.length === 0;
 }
 
 $("new-lecture").addEventListener("submit", async (event) => {

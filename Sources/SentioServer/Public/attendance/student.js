@@ -44,7 +44,7 @@ function refusedList(refused) {
   if (refused.length === 0) return null;
   return h("div", { class: "att-refused" },
     h("h4", {}, `Refused check-ins (${refused.length})`),
-    h("ul", { class: "att-mylectures" }, refused.map((r) => h("li", { dataset: { lecture: r.lectureID } },
+    h("ul", { class: "att-mylectures" }, refused.map((r) => h("li", { dataset: { refusedLecture: r.lectureID } },
       h("span", { class: "att-item-main" }, r.lectureTitle),
       h("span", { class: "att-item-meta" }, `${day(r.at)} ${clock(r.at)}`),
       badge("Refused", "absent"),
