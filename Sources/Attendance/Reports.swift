@@ -60,7 +60,7 @@ extension AttendanceRegister {
 
     /// The report of `courses` (ids; the caller decided which the asker may see) for lectures
     /// held with a start in [`from`, `to`] (Unix milliseconds). Unknown course ids are left out.
-    public func report(courses: [String], from: Int64, to: Int64, threshold: Double = defaultThreshold) async throws -> AttendanceReport {
+    public func report(courses: [String], from: Int64, to: Int64, threshold: Double = AttendanceRegister.defaultThreshold) async throws -> AttendanceReport {
         guard threshold.isFinite, (0...100).contains(threshold) else { throw AttendanceError.invalid("threshold", "a percentage from 0 to 100") }
         guard from <= to else { throw AttendanceError.invalid("to", "on or after the start of the range") }
         return try await store.read { db in

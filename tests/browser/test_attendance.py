@@ -639,7 +639,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     prof.locator("#slot-weekday").select_option("1")
     prof.get_by_label("Weekly start").fill("10:15")
     prof.get_by_label("Minutes long").fill("90")
-    prof.get_by_label("Slot title").fill("Lecture")
+    prof.get_by_label("Slot name").fill("Lecture")
     prof.get_by_label("Room").fill("P1")
     prof.get_by_label("First date").fill("2027-03-15")
     prof.get_by_label("Last date").fill("2027-04-05")
