@@ -58,6 +58,12 @@ public struct TimetableRun: Codable, Sendable, Equatable {
     public var existing: Int
     /// Dates left out as exceptions.
     public var skipped: Int
+
+    public init(created: Int, existing: Int, skipped: Int) {
+        self.created = created
+        self.existing = existing
+        self.skipped = skipped
+    }
 }
 
 /// The timetable's calendar arithmetic, pure: dates, weekdays, wall times to UTC instants.

@@ -33,7 +33,7 @@ struct TimetableArithmeticTests {
         #expect(Timetable.minute("10:15") == 615 && Timetable.minute("24:00") == nil && Timetable.minute("9:15") == nil)
     }
 
-    @Test("a draft's problems name the field") func drafts() {
+    @Test("a draft's problems name the field") func drafts() throws {
         let good = TimetableSlot.Draft(weekday: 1, startTime: "10:15", durationMinutes: 90, title: "Lecture", room: "P1",
                                        firstDate: "2027-03-01", lastDate: "2027-06-30", timeZone: "Europe/Ljubljana")
         #expect(throws: Never.self) { try Timetable.check(good) }
