@@ -61,7 +61,7 @@ function renderRecords() {
     h("td", { "data-label": "Status" }, badge(STATUS_WORDS[r.status], r.status)),
     h("td", { "data-label": "How" }, METHOD_WORDS[r.method] ?? r.method),
     h("td", { "data-label": "Decided" }, clock(r.decidedAt)),
-    h("td", { class: "att-remark-cell", "data-label": "Remark" }, r.remark ?? "—"),
+    h("td", { class: `att-remark-cell${r.remark ? "" : " empty"}`, "data-label": "Remark" }, r.remark ?? "—"),
     h("td", { "data-label": "Change" }, document.body.classList.contains("read-only") ? "—" : editor(r)))));
 }
 
