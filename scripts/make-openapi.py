@@ -417,7 +417,7 @@ paths = {
                  "requestBody": json_body(obj({"weekday": {"type": "integer", "minimum": 1, "maximum": 7, "description": "1 Monday … 7 Sunday."},
                                               "startTime": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "description": "Local wall time, HH:MM."},
                                               "durationMinutes": {"type": "integer", "minimum": 1, "maximum": 720},
-                                              "title": text(80), "room": {"type": "string", "maxLength": 30},
+                                              "title": text(80), "room": {"type": "string", "maxLength": 30, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},
                                               "firstDate": {"type": "string", "format": "date"},
                                               "lastDate": {"type": "string", "format": "date", "description": "On or after firstDate, within 370 days of it."},
                                               "timeZone": {"type": "string", "description": "An IANA name such as Europe/Ljubljana."}},
