@@ -402,8 +402,8 @@ paths = {
         "parameters": [path_param("lecture", "The lecture's id."), path_param("student", "The student's id.")],
         "put": {"summary": "Change a saved record, with the professor's face (a fresh proof).", "tags": ["attendance"],
                 "requestBody": json_body(obj({"status": {"type": "string", "enum": ["present", "late", "absent", "excused"]},
-                                              "remark": {"type": "string", "maxLength": 200, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
-                                                         "description": "The professor's note, one line; absent leaves the record's remark, empty clears it."},
+                                              "remark": {"type": "string", "nullable": True, "maxLength": 200, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
+                                                         "description": "The professor's note, one line; absent or null leaves the record's remark, empty clears it."},
                                               "proof": string}, ["status", "proof"])),
                 "responses": {**ok_json({"type": "object"}), "400": err("Malformed JSON."), "404": err("No such lecture or record."), "409": err("Not confirmed yet."),
                               "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("The remark is over 200 characters or has a line break."),
@@ -417,10 +417,10 @@ paths = {
                  "requestBody": json_body(obj({"weekday": {"type": "integer", "minimum": 1, "maximum": 7, "description": "1 Monday … 7 Sunday."},
                                               "startTime": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "description": "Local wall time, HH:MM."},
                                               "durationMinutes": {"type": "integer", "minimum": 1, "maximum": 720},
-                                              "title": text(80), "room": {"type": "string", "maxLength": 30, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},
+                                              "title": text(80), "room": {"type": "string", "nullable": True, "maxLength": 30, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},
                                               "firstDate": {"type": "string", "format": "date"},
                                               "lastDate": {"type": "string", "format": "date", "description": "On or after firstDate, within 370 days of it."},
-                                              "timeZone": {"type": "string", "description": "An IANA name such as Europe/Ljubljana."}},
+                                              "timeZone": {"type": "string", "nullable": True, "description": "An IANA name such as Europe/Ljubljana; absent or null: the server's."}},
                                              ["weekday", "startTime", "durationMinutes", "title", "firstDate", "lastDate"])),
                  "responses": {**ok_json(ref("TimetableSlot"), "Created", "201"), "400": err("Malformed JSON."), "404": err("No such course of yours."),
                                "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("A field out of range (named in the message)."), **SIGNED_IN_ERRORS}}},
@@ -582,8 +582,13 @@ def link(source, method, status, target, target_method, parameters=None, body=No
 COURSE = "/api/v1/attendance/courses/{course}"
 for target, method in [(COURSE, "get"), (COURSE + "/lectures", "get"), (COURSE + "/lectures", "post"), (COURSE + "/students", "get"),
                        (COURSE + "/students", "post"), (COURSE + "/professors", "post"), (COURSE + "/attendance.csv", "get"),
-                       (COURSE + "/students.csv", "post")]:
+                       (COURSE + "/students.csv", "post"), (COURSE + "/slots", "get"), (COURSE + "/slots", "post"), (COURSE + "/timetable", "post")]:
     link("/api/v1/attendance/courses", "post", "201", target, method, {"course": "$response.body#/id"})
+# A slot's id and course lead to its holidays and its deletion.
+for target, method in [(COURSE + "/slots/{slot}/exceptions", "post"), (COURSE + "/slots/{slot}", "delete")]:
+    link(COURSE + "/slots", "post", "201", target, method, {"course": "$response.body#/courseID", "slot": "$response.body#/id"})
+link(COURSE + "/slots/{slot}/exceptions", "post", "201", COURSE + "/slots/{slot}/exceptions/{date}", "delete",
+     {"course": "$response.body#/courseID", "slot": "$response.body#/id", "date": "$response.body#/firstDate"})
 LECTURE = "/api/v1/attendance/lectures/{lecture}"
 for target, method in [(LECTURE, "get"), (LECTURE + "/open", "post"), (LECTURE + "/audit", "get"), (LECTURE + "/confirm", "post")]:
     link(COURSE + "/lectures", "post", "201", target, method, {"lecture": "$response.body#/id"})
