@@ -78,7 +78,19 @@ schemas = {
     "Course": obj({"id": string, "code": string, "title": string, "academicYear": string, "students": integer,
                    "professors": {"type": "array", "items": {"type": "object"}}}),
     "Lecture": obj({"id": string, "courseID": string, "title": string, "startsAt": integer, "endsAt": integer,
-                    "state": {"type": "string", "enum": ["scheduled", "open", "confirmed"]}, "checkinCode": string, "headcount": integer}),
+                    "state": {"type": "string", "enum": ["scheduled", "open", "confirmed"]}, "checkinCode": string, "headcount": integer,
+                    "slotDate": {"type": "string", "format": "date", "description": "The local date of the timetable slot it was made from."}}),
+    "TimetableSlot": obj({"id": string, "courseID": string, "weekday": {"type": "integer", "minimum": 1, "maximum": 7}, "startTime": string,
+                          "durationMinutes": integer, "title": string, "room": string, "firstDate": string, "lastDate": string, "timeZone": string,
+                          "exceptions": {"type": "array", "items": {"type": "string", "format": "date"}}},
+                         ["id", "courseID", "weekday", "startTime", "durationMinutes", "title", "room", "firstDate", "lastDate", "timeZone", "exceptions"]),
+    "AttendanceReport": obj({"from": integer, "to": integer, "threshold": num, "courses": {"type": "array", "items": obj({
+        "courseID": string, "code": string, "title": string, "academicYear": string, "lecturesHeld": integer, "flagged": integer,
+        "students": {"type": "array", "items": obj({"studentID": string, "username": string, "displayName": string, "present": integer, "late": integer,
+                                                    "excused": integer, "absent": integer,
+                                                    "percent": {"type": "number", "description": "(present + late) ÷ (present + late + absent) × 100; absent when nothing counted."},
+                                                    "flagged": {"type": "boolean"}})}})}},
+                            ["from", "to", "threshold", "courses"]),
     "AuditEntry": obj({"id": integer, "at": integer, "actor": {"type": "string", "nullable": True}, "action": string,
                        "subject": {"type": "string", "nullable": True}, "detail": {"type": "string", "nullable": True}}, ["id", "at", "action"]),
     "IV": obj({"level": num, "attack": integer, "defense": integer, "stamina": integer, "percent": num},
@@ -141,6 +153,13 @@ SCAN_FIELDS = {"type": "object", "description": "The scan's fields as POST /api/
 
 # A time: Unix milliseconds from 1970 to the end of 9999 (AttendanceRegister.lastMillisecond).
 MILLISECONDS = {"type": "integer", "minimum": 0, "maximum": 253_402_300_799_999}
+REPORT_QUERY = [
+    q("from", {"type": "string", "format": "date"}, "First day, included (in zone)."),
+    q("to", {"type": "string", "format": "date"}, "Last day, included (in zone)."),
+    q("course", {"type": "string"}, "One course (default: every course of the caller's)."),
+    q("threshold", {"type": "number", "minimum": 0, "maximum": 100}, "Flag students under this share, in percent (default 75)."),
+    q("zone", {"type": "string"}, "IANA time zone of the dates (default the server's)."),
+]
 
 ref = lambda name: {"$ref": f"#/components/schemas/{name}"}
 json_body = lambda schema: {"required": True, "content": {"application/json": {"schema": schema}}}
@@ -384,9 +403,58 @@ paths = {
     "/api/v1/attendance/lectures/{lecture}/records/{student}": {
         "parameters": [path_param("lecture", "The lecture's id."), path_param("student", "The student's id.")],
         "put": {"summary": "Change a saved record, with the professor's face (a fresh proof).", "tags": ["attendance"],
-                "requestBody": json_body(obj({"status": {"type": "string", "enum": ["present", "late", "absent", "excused"]}, "proof": string}, ["status", "proof"])),
+                "requestBody": json_body(obj({"status": {"type": "string", "enum": ["present", "late", "absent", "excused"]},
+                                              "remark": {"type": "string", "nullable": True, "maxLength": 200, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$",
+                                                         "description": "The professor's note, one line; absent or null leaves the record's remark, empty clears it."},
+                                              "proof": string}, ["status", "proof"])),
                 "responses": {**ok_json({"type": "object"}), "400": err("Malformed JSON."), "404": err("No such lecture or record."), "409": err("Not confirmed yet."),
-                              "413": err("Body over 64 KiB."), "415": err("Not JSON."), **SIGNED_IN_ERRORS}}},
+                              "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("The remark is over 200 characters or has a line break."),
+                              **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/slots": {
+        "parameters": [path_param("course", "The course's id.")],
+        "get": {"summary": "The course's weekly timetable slots, with their exception dates (admin, its professors).", "tags": ["attendance"],
+                "responses": {**ok_json({"type": "array", "items": ref("TimetableSlot")}), "404": err("No such course of yours."), **SIGNED_IN_ERRORS}},
+        "post": {"summary": "Add a weekly slot: a weekday and a local wall time in an IANA time zone (default the server's), from a first to a last date.",
+                 "tags": ["attendance"],
+                 "requestBody": json_body(obj({"weekday": {"type": "integer", "minimum": 1, "maximum": 7, "description": "1 Monday … 7 Sunday."},
+                                              "startTime": {"type": "string", "pattern": "^([01][0-9]|2[0-3]):[0-5][0-9]$", "description": "Local wall time, HH:MM."},
+                                              "durationMinutes": {"type": "integer", "minimum": 1, "maximum": 720},
+                                              "title": text(80), "room": {"type": "string", "nullable": True, "maxLength": 30, "pattern": "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"},
+                                              "firstDate": {"type": "string", "format": "date"},
+                                              "lastDate": {"type": "string", "format": "date", "description": "On or after firstDate, within 370 days of it."},
+                                              "timeZone": {"type": "string", "nullable": True, "description": "An IANA name such as Europe/Ljubljana; absent or null: the server's."}},
+                                             ["weekday", "startTime", "durationMinutes", "title", "firstDate", "lastDate"])),
+                 "responses": {**ok_json(ref("TimetableSlot"), "Created", "201"), "400": err("Malformed JSON."), "404": err("No such course of yours."),
+                               "413": err("Body over 64 KiB."), "415": err("Not JSON."), "422": err("A field out of range (named in the message)."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/slots/{slot}": {
+        "parameters": [path_param("course", "The course's id."), path_param("slot", "The slot's id.")],
+        "delete": {"summary": "Delete a slot and its lectures never opened; opened and confirmed ones stay as single lectures.", "tags": ["attendance"],
+                   "responses": {**ok_json(obj({"removedLectures": integer})), "404": err("No such course or slot of yours."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/slots/{slot}/exceptions": {
+        "parameters": [path_param("course", "The course's id."), path_param("slot", "The slot's id.")],
+        "post": {"summary": "A date when the slot does not take place; its lecture, if made and never opened, is removed.", "tags": ["attendance"],
+                 "requestBody": json_body(obj({"date": {"type": "string", "format": "date"}}, ["date"])),
+                 "responses": {**ok_json(ref("TimetableSlot"), "Created", "201"), "400": err("Malformed JSON."), "404": err("No such course or slot of yours."),
+                               "409": err("That date's lecture was already opened."), "413": err("Body over 64 KiB."), "415": err("Not JSON."),
+                               "422": err("Not a date of the slot (another weekday, or outside its dates)."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/slots/{slot}/exceptions/{date}": {
+        "parameters": [path_param("course", "The course's id."), path_param("slot", "The slot's id."), path_param("date", "The exception's date, YYYY-MM-DD.")],
+        "delete": {"summary": "Take an exception back (the next POST …/timetable makes that date's lecture).", "tags": ["attendance"],
+                   "responses": {**ok_json(ref("TimetableSlot")), "404": err("No such course, slot or exception."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/courses/{course}/timetable": {
+        "parameters": [path_param("course", "The course's id.")],
+        "post": {"summary": "Make the scheduled lectures of every slot of the course, except the exception dates. Idempotent: a date that has its lecture gets no second one.",
+                 "tags": ["attendance"],
+                 "responses": {**ok_json(obj({"created": integer, "existing": integer, "skipped": integer})), "404": err("No such course of yours."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/report": {"get": {
+        "summary": "Attendance per course and student for lectures held (confirmed) with a start in [from, to]: counts and the share (present + late) ÷ (present + late + absent); excused counts neither way. "
+                   "A professor's courses (or one), every course for the administrator.",
+        "tags": ["attendance"], "parameters": REPORT_QUERY,
+        "responses": {**ok_json(ref("AttendanceReport")), "400": err("A query parameter is unknown or out of range."), "404": err("No such course of yours."), **SIGNED_IN_ERRORS}}},
+    "/api/v1/attendance/report.csv": {"get": {
+        "summary": "The report as CSV: a header row, one row per course and student.", "tags": ["attendance"], "parameters": REPORT_QUERY,
+        "responses": {"200": {"description": "CSV", "content": {"text/csv": {"schema": string}}}, "400": err("A query parameter is unknown or out of range."),
+                      "404": err("No such course of yours."), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/lectures/{lecture}/audit": {
         "parameters": [path_param("lecture", "The lecture's id.")],
         "get": {"summary": "The lecture's audit trail: every decision with its frame hash, distance and liveness.", "tags": ["attendance"],
@@ -398,7 +466,7 @@ paths = {
                       "400": err("An unknown query parameter."), "404": err("No open lecture of your courses has the code."),
                       "429": err("Too many wrong codes; see Retry-After."), **SIGNED_IN_ERRORS,
                       "403": err("Not a student, or the code is of a lecture of a course you are not enrolled in (the message names it).")}}},
-    "/api/v1/attendance/my-attendance": {"get": {"summary": "The student's own attendance per course, with percentages.", "tags": ["attendance"],
+    "/api/v1/attendance/my-attendance": {"get": {"summary": "The student's own attendance per course, with percentages, remarks and their own refused check-ins (in plain words).", "tags": ["attendance"],
                                                  "responses": {**ok_json({"type": "array", "items": {"type": "object"}}), **SIGNED_IN_ERRORS}}},
     "/api/v1/attendance/lectures/{lecture}/kiosk-device": {
         "parameters": [path_param("lecture", "The lecture's id.")],
@@ -525,8 +593,13 @@ def link(source, method, status, target, target_method, parameters=None, body=No
 COURSE = "/api/v1/attendance/courses/{course}"
 for target, method in [(COURSE, "get"), (COURSE + "/lectures", "get"), (COURSE + "/lectures", "post"), (COURSE + "/students", "get"),
                        (COURSE + "/students", "post"), (COURSE + "/professors", "post"), (COURSE + "/attendance.csv", "get"),
-                       (COURSE + "/students.csv", "post")]:
+                       (COURSE + "/students.csv", "post"), (COURSE + "/slots", "get"), (COURSE + "/slots", "post"), (COURSE + "/timetable", "post")]:
     link("/api/v1/attendance/courses", "post", "201", target, method, {"course": "$response.body#/id"})
+# A slot's id and course lead to its holidays and its deletion.
+for target, method in [(COURSE + "/slots/{slot}/exceptions", "post"), (COURSE + "/slots/{slot}", "delete")]:
+    link(COURSE + "/slots", "post", "201", target, method, {"course": "$response.body#/courseID", "slot": "$response.body#/id"})
+link(COURSE + "/slots/{slot}/exceptions", "post", "201", COURSE + "/slots/{slot}/exceptions/{date}", "delete",
+     {"course": "$response.body#/courseID", "slot": "$response.body#/id", "date": "$response.body#/firstDate"})
 LECTURE = "/api/v1/attendance/lectures/{lecture}"
 for target, method in [(LECTURE, "get"), (LECTURE + "/open", "post"), (LECTURE + "/audit", "get"), (LECTURE + "/confirm", "post")]:
     link(COURSE + "/lectures", "post", "201", target, method, {"lecture": "$response.body#/id"})

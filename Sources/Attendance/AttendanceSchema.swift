@@ -22,7 +22,12 @@ import SentioStore
 ///   holds a token (stored as its SHA-256) that does only that lecture's check-ins; it ends when
 ///   the professor leaves it (password and face), ends it from another device, or it expires;
 /// - `att_faces.model` (version 3): the descriptor's model (`FaceModel`), so that one model's
-///   enrolments are never compared with another's.
+///   enrolments are never compared with another's;
+/// - `att_slots` and `att_slot_exceptions` (version 4): a course's weekly timetable, each slot a
+///   weekday, a local wall time and an IANA time zone (a lecture at 10:15 stays at 10:15 across
+///   summer time), with the dates it does not take place. Lectures made from a slot carry
+///   `slot_id` and their local `slot_date`, unique together, so making them again adds none
+///   twice; `att_records.remark` (version 4) is the professor's note on a record.
 public enum AttendanceSchema {
     public static let schema = AppSchema(app: "attendance", migrations: [
         Migration(version: 1, name: "attendance") { kind in
@@ -142,6 +147,40 @@ public enum AttendanceSchema {
         Migration(version: 3, name: "face models") { _ in
             // Every descriptor so far is dlib's: the only model there was.
             ["ALTER TABLE att_faces ADD COLUMN model TEXT NOT NULL DEFAULT 'dlib'"]
+        },
+        Migration(version: 4, name: "timetables and remarks") { _ in
+            [
+                """
+                CREATE TABLE att_slots (
+                    id TEXT PRIMARY KEY,
+                    course_id TEXT NOT NULL REFERENCES att_courses(id) ON DELETE CASCADE,
+                    weekday INTEGER NOT NULL,
+                    start_minute INTEGER NOT NULL,
+                    duration_minutes INTEGER NOT NULL,
+                    title TEXT NOT NULL,
+                    room TEXT NOT NULL,
+                    first_date TEXT NOT NULL,
+                    last_date TEXT NOT NULL,
+                    time_zone TEXT NOT NULL,
+                    created_at BIGINT NOT NULL)
+                """,
+                "CREATE INDEX att_slots_by_course ON att_slots(course_id)",
+                """
+                CREATE TABLE att_slot_exceptions (
+                    slot_id TEXT NOT NULL REFERENCES att_slots(id) ON DELETE CASCADE,
+                    date TEXT NOT NULL,
+                    PRIMARY KEY (slot_id, date))
+                """,
+                // Both databases add a nullable column with a reference in place. A deleted slot
+                // leaves its lectures (they may hold records) as single lectures.
+                "ALTER TABLE att_lectures ADD COLUMN slot_id TEXT REFERENCES att_slots(id) ON DELETE SET NULL",
+                "ALTER TABLE att_lectures ADD COLUMN slot_date TEXT",
+                // NULLs are distinct in a unique index on both: single lectures never collide.
+                "CREATE UNIQUE INDEX att_lectures_by_slot ON att_lectures(slot_id, slot_date)",
+                "ALTER TABLE att_records ADD COLUMN remark TEXT",
+                // A student reads their own refused check-ins by subject.
+                "CREATE INDEX att_audit_by_subject ON att_audit(subject, at)",
+            ]
         },
     ])
 }

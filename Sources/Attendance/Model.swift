@@ -62,6 +62,9 @@ public struct Lecture: Codable, Sendable, Equatable {
     public var headcount: Int?
     public var confirmedAt: Int64?
     public var confirmedBy: String?
+    /// The local date (`2027-03-29`) of the timetable slot this lecture was made from; nil for
+    /// a single lecture.
+    public var slotDate: String?
 }
 
 /// A student's attendance at a lecture.
@@ -100,6 +103,8 @@ public struct AttendanceRecord: Codable, Sendable, Equatable {
     public var method: DecisionMethod
     public var decidedAt: Int64
     public var decidedBy: String?
+    /// The professor's note ("doctor's note"), set with the status in a face-confirmed edit.
+    public var remark: String?
 }
 
 /// What an open lecture looks like to its professor: who checked in, who is missing.
@@ -132,11 +137,15 @@ public struct CourseAttendance: Codable, Sendable, Equatable {
     public var confirmed: Int
     /// Present or late, of the confirmed lectures, in percent (nil before any is confirmed).
     public var percent: Double?
+    /// The student's own refused check-ins at this course's lectures, newest first.
+    public var refused: [RefusedAttempt] = []
 
     public struct StudentLecture: Codable, Sendable, Equatable {
         public var lecture: Lecture
         /// Nil while the lecture is not confirmed.
         public var status: AttendanceStatus?
+        /// The professor's remark on the student's record, if any.
+        public var remark: String?
     }
 }
 

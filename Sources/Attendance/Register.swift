@@ -251,7 +251,8 @@ public struct AttendanceRegister: Sendable {
                 endsAt: try row.decode(column: "ends_at", as: Int64.self),
                 state: LectureState(rawValue: try row.decode(column: "state", as: String.self)) ?? .scheduled,
                 checkinCode: try row.decode(column: "checkin_code", as: String?.self), headcount: try row.decode(column: "headcount", as: Int?.self),
-                confirmedAt: try row.decode(column: "confirmed_at", as: Int64?.self), confirmedBy: try row.decode(column: "confirmed_by", as: String?.self))
+                confirmedAt: try row.decode(column: "confirmed_at", as: Int64?.self), confirmedBy: try row.decode(column: "confirmed_by", as: String?.self),
+                slotDate: try row.decode(column: "slot_date", as: String?.self))
     }
 
     /// Digits of a check-in code: 10⁸ codes, so that guessing one within a lecture is hopeless
@@ -315,7 +316,8 @@ public struct AttendanceRegister: Sendable {
                          displayName: try row.decode(column: "display_name", as: String.self),
                          status: AttendanceStatus(rawValue: try row.decode(column: "status", as: String.self)) ?? .absent,
                          method: DecisionMethod(rawValue: try row.decode(column: "method", as: String.self)) ?? .notCheckedIn,
-                         decidedAt: try row.decode(column: "decided_at", as: Int64.self), decidedBy: try row.decode(column: "decided_by", as: String?.self))
+                         decidedAt: try row.decode(column: "decided_at", as: Int64.self), decidedBy: try row.decode(column: "decided_by", as: String?.self),
+                         remark: try row.decode(column: "remark", as: String?.self))
     }
 
     /// Records a verified student as pending. Refused when the lecture is not open, the student
@@ -426,10 +428,13 @@ public struct AttendanceRegister: Sendable {
         }
     }
 
-    /// Changes a saved record (the professor's face confirmed by the caller).
-    public func edit(lecture id: String, student: String, status: AttendanceStatus, professor: String, faceDistance: Double,
+    /// Changes a saved record (the professor's face confirmed by the caller): its status and,
+    /// when `remark` is given, its remark (``Remark/check(_:)``; an empty one clears it, nil
+    /// leaves it as it was).
+    public func edit(lecture id: String, student: String, status: AttendanceStatus, remark: String? = nil, professor: String, faceDistance: Double,
                      at now: Int64 = Clock.milliseconds()) async throws -> AttendanceRecord {
-        try await store.transaction { db in
+        let newRemark = try remark.flatMap(Remark.check)
+        return try await store.transaction { db in
             guard let lecture = try await Self.lecture(db, id) else { throw AttendanceError.notFound("lecture \(id)") }
             guard lecture.state == .confirmed else { throw AttendanceError.conflict("records exist only once the lecture is confirmed") }
             // Read with a no-op UPDATE that locks the record: two edits at once take turns, and
@@ -441,8 +446,14 @@ public struct AttendanceRegister: Sendable {
             try await db.update("att_records").set("status", to: SQLBind(status.rawValue)).set("method", to: SQLBind(DecisionMethod.professorEdit.rawValue))
                 .set("decided_at", to: SQLBind(now)).set("decided_by", to: SQLBind(professor))
                 .where("lecture_id", .equal, SQLBind(id)).where("student_id", .equal, SQLBind(student)).run()
+            if remark != nil {
+                try await db.update("att_records").set("remark", to: SQLBind(newRemark))
+                    .where("lecture_id", .equal, SQLBind(id)).where("student_id", .equal, SQLBind(student)).run()
+            }
+            // The audit says that the remark changed, not what it says (it may be about health).
             try await Self.audit(db, AuditEntry(at: now, lectureID: id, actor: professor, subject: student, action: "record.edit", outcome: "ok",
-                                                distance: faceDistance, confirmedBy: professor, detail: "\(before) → \(status.rawValue)"))
+                                                distance: faceDistance, confirmedBy: professor,
+                                                detail: "\(before) → \(status.rawValue)" + (remark == nil ? "" : newRemark == nil ? ", remark cleared" : ", remark set")))
             guard let record = try await Self.records(db, lecture: id).first(where: { $0.studentID == student }) else {
                 throw AttendanceError.notFound("record for student \(student)")
             }
@@ -450,26 +461,30 @@ public struct AttendanceRegister: Sendable {
         }
     }
 
-    /// A student's own attendance, per course, with percentages.
+    /// A student's own attendance, per course, with percentages, remarks and their own refused
+    /// check-ins (``RefusedAttempt``).
     public func attendance(student: String) async throws -> [CourseAttendance] {
         let courses = try await courses(for: student, role: "student")
         return try await store.read { db in
             var result: [CourseAttendance] = []
             for course in courses {
-                var status: [String: AttendanceStatus] = [:]
+                var status: [String: AttendanceStatus] = [:], remarks: [String: String] = [:]
                 for row in try await db.raw("""
-                    SELECT r.lecture_id, r.status FROM att_records r JOIN att_lectures l ON l.id = r.lecture_id
+                    SELECT r.lecture_id, r.status, r.remark FROM att_records r JOIN att_lectures l ON l.id = r.lecture_id
                     WHERE l.course_id = \(bind: course.id) AND r.student_id = \(bind: student)
                     """).all() {
-                    status[try row.decode(column: "lecture_id", as: String.self)] = AttendanceStatus(rawValue: try row.decode(column: "status", as: String.self))
+                    let lecture = try row.decode(column: "lecture_id", as: String.self)
+                    status[lecture] = AttendanceStatus(rawValue: try row.decode(column: "status", as: String.self))
+                    remarks[lecture] = try row.decode(column: "remark", as: String?.self)
                 }
                 let lectures = try await db.select().columns("*").from("att_lectures").where("course_id", .equal, SQLBind(course.id))
                     .orderBy("starts_at", .ascending).all().map(Self.lecture)
-                let items = lectures.map { CourseAttendance.StudentLecture(lecture: $0, status: status[$0.id]) }
+                let items = lectures.map { CourseAttendance.StudentLecture(lecture: $0, status: status[$0.id], remark: remarks[$0.id]) }
                 let counted = items.compactMap(\.status).filter { $0 != .excused }
                 let attended = counted.filter { $0 == .present || $0 == .late }.count
                 result.append(CourseAttendance(course: course, lectures: items, confirmed: items.filter { $0.status != nil }.count,
-                                               percent: counted.isEmpty ? nil : 100 * Double(attended) / Double(counted.count)))
+                                               percent: counted.isEmpty ? nil : 100 * Double(attended) / Double(counted.count),
+                                               refused: try await Self.refusals(db, student: student, course: course.id)))
             }
             return result
         }
@@ -478,16 +493,17 @@ public struct AttendanceRegister: Sendable {
     /// A course's saved records as CSV: one row per lecture and student.
     public func exportCSV(course id: String) async throws -> String {
         try await store.read { db in
-            var lines = ["lecture_date,lecture,username,name,status,method"]
+            var lines = ["lecture_date,lecture,username,name,status,method,remark"]
             for row in try await db.raw("""
-                SELECT l.starts_at, l.title, u.username, u.display_name, r.status, r.method
+                SELECT l.starts_at, l.title, u.username, u.display_name, r.status, r.method, r.remark
                 FROM att_records r JOIN att_lectures l ON l.id = r.lecture_id JOIN users u ON u.id = r.student_id
                 WHERE l.course_id = \(bind: id) ORDER BY l.starts_at, u.display_name
                 """).all() {
                 let date = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(try row.decode(column: "starts_at", as: Int64.self)) / 1000))
                 lines.append([date, try row.decode(column: "title", as: String.self), try row.decode(column: "username", as: String.self),
                               try row.decode(column: "display_name", as: String.self), try row.decode(column: "status", as: String.self),
-                              try row.decode(column: "method", as: String.self)].map(CSV.field).joined(separator: ","))
+                              try row.decode(column: "method", as: String.self),
+                              try row.decode(column: "remark", as: String?.self) ?? ""].map(CSV.field).joined(separator: ","))
             }
             return lines.joined(separator: "\n") + "\n"
         }

@@ -173,9 +173,9 @@ enum RegisterChecks {
         #expect(mine[0].lectures.map(\.status) == [.present, .absent, .present, nil])
         let csv = try await w.register.exportCSV(course: w.course)
         let lines = csv.split(separator: "\n")
-        #expect(lines.first == "lecture_date,lecture,username,name,status,method")
+        #expect(lines.first == "lecture_date,lecture,username,name,status,method,remark")
         #expect(lines.count == 1 + 3 * 3)
-        #expect(lines.contains { $0.hasSuffix(",ann,Ann,present,kiosk-verified") })
+        #expect(lines.contains { $0.hasSuffix(",ann,Ann,present,kiosk-verified,") })
         await w.store.close()
     }
 

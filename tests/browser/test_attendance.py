@@ -53,6 +53,7 @@ IMPOSTOR_CLAIMS = "cvita.novak"
 PHOTO_ATTACK = "04"      # a still of Boris (enrolled), picking his name
 STUDENT_SIGNING_IN = "ana.horvat"
 EDITED = ("ema.babic", "excused")
+REMARK = "Doctor's note"
 
 
 def yale(subject, kind):
@@ -600,9 +601,11 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     # A change needs the face again.
     row = prof.locator(f"#records tbody tr:has-text('{names[EDITED[0]]}')")
     row.locator("select").select_option(EDITED[1])
+    row.get_by_label(f"Remark for {names[EDITED[0]]}").fill(REMARK)  # the remark goes with the status, in the same face-confirmed change
     row.get_by_role("button", name="Change").click()
     until(prof, "/face-confirmed/.test(document.querySelector('#status').textContent)", 60000)
     assert prof.locator(f"#records tbody tr:has-text('{names[EDITED[0]]}') td").first.text_content() == "Excused"
+    assert prof.locator(f"#records tbody tr:has-text('{names[EDITED[0]]}') td[data-label='Remark']").text_content() == REMARK
     prof.locator("#audit-box summary").click()
     prof.wait_for_selector("#audit tbody tr")
     # Each row: the raw action and outcome (data attributes), then the cells as shown.
@@ -626,6 +629,54 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
         prof.get_by_role("button", name="Export the course's CSV").click()
     rows = list(csv.DictReader(io.StringIO(pathlib.Path(download.value.path()).read_text())))
     assert {r["username"]: r["status"] for r in rows} == {**{u: "present" for _, u, _ in STUDENTS}, EDITED[0]: EDITED[1]}
+    assert {r["username"]: r["remark"] for r in rows} == {**{u: "" for _, u, _ in STUDENTS}, EDITED[0]: REMARK}
+    assert not prof_errors, prof_errors
+
+    # ── The timetable: a Monday slot across the spring change, a holiday, the lectures made once ─
+    prof.goto(f"{url}/attendance/professor.html?course={course}")
+    prof.wait_for_selector("#course:not(.hidden)")
+    prof.locator("#timetable-box summary").click()
+    prof.locator("#slot-weekday").select_option("1")
+    prof.get_by_label("Weekly start").fill("10:15")
+    prof.get_by_label("Minutes long").fill("90")
+    prof.get_by_label("Slot name").fill("Lecture")
+    prof.get_by_label("Room").fill("P1")
+    prof.get_by_label("First date").fill("2027-03-15")
+    prof.get_by_label("Last date").fill("2027-04-05")
+    prof.get_by_label("Time zone").fill("Europe/Ljubljana")
+    prof.get_by_role("button", name="Add the weekly slot").click()
+    prof.wait_for_selector("#slots li.att-slot")
+    prof.get_by_role("button", name="Create the lectures").click()
+    until(prof, "/^Made 4 lectures; 0 already there/.test(document.querySelector('#timetable-status').textContent)", 10000)
+    prof.get_by_role("button", name="Create the lectures").click()  # again: nothing new
+    until(prof, "/^Made 0 lectures; 4 already there/.test(document.querySelector('#timetable-status').textContent)", 10000)
+    prof.locator("#slots li.att-slot input[type=date]").fill("2027-03-22")
+    prof.get_by_role("button", name="No lecture that day").click()
+    prof.wait_for_selector("#slots .att-exception[data-date='2027-03-22']")
+    until(prof, "document.querySelectorAll('#lectures a.att-lecture').length === 4", 10000)  # Lecture 1 and three Mondays
+    made = {l["slotDate"]: l["startsAt"] for l in json.loads(api(prof, "GET", f"/api/v1/attendance/courses/{course}/lectures")["body"]) if "slotDate" in l}
+    # 10:15 in Ljubljana: 09:15 UTC before 28 March 2027, 08:15 UTC after (summer time).
+    assert made == {"2027-03-15": 1805102100000, "2027-03-29": 1806308100000, "2027-04-05": 1806912900000}, made
+    report["timetable"] = prof.locator("#timetable-status").inner_text()
+    shoot_both(prof, "professor-timetable")
+
+    # ── The report over the year so far: the lecture held, the remark's excused student not counted ─
+    prof.goto(f"{url}/attendance/report.html")
+    prof.wait_for_selector("#work:not(.hidden)")
+    until(prof, "document.querySelectorAll('#report tbody tr').length === 6", 15000)
+    shares = prof.evaluate("Object.fromEntries([...document.querySelectorAll('#report tbody tr')].map(tr => [tr.dataset.student, tr.querySelector('.att-share').textContent]))")
+    assert shares == {**{u: "100.0%" for _, u, _ in STUDENTS}, EDITED[0]: "—"}, shares
+    prof.get_by_label("Flag under (%)").fill("100")
+    prof.get_by_role("button", name="Show the report").click()
+    until(prof, "/under 100%/.test(document.querySelector('#status').textContent)", 10000)
+    assert prof.locator("#report tr.flagged").count() == 0  # 100 % is not under 100 %
+    shoot_both(prof, "report")
+    with prof.expect_download() as download:
+        prof.get_by_role("link", name="Download CSV").click()
+    rows = list(csv.DictReader(io.StringIO(pathlib.Path(download.value.path()).read_text())))
+    assert {r["username"]: (r["excused"], r["percent"], r["flagged"]) for r in rows} == {
+        **{u: ("0", "100.0", "no") for _, u, _ in STUDENTS}, EDITED[0]: ("1", "", "no")}, rows
+    report["report_csv"] = len(rows)
     assert not prof_errors, prof_errors
 
     # ── A student sees their own record; role rules ─────────────────────────────────────────────
@@ -653,6 +704,18 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     student.goto(url + "/attendance/professor.html")
     student.wait_for_selector("#gate:not(.hidden)")
     assert not student_errors, student_errors
+    # A student sees the check-ins refused in their name (the photo held up as Boris), in plain words, without distances.
+    boris_context = plain.new_context(viewport=SIZES["phone"])
+    boris = boris_context.new_page()
+    boris_errors = watch(boris)
+    sign_in(boris, url, "boris.kralj", passwords["boris.kralj"], "/attendance/student.html")
+    refused = boris.locator(f"#courses [data-course='{course}'] .att-refused")
+    refused.wait_for()
+    report["student_refused"] = refused.inner_text().replace("\n", " | ")
+    assert "We could not see you blink in time." in report["student_refused"] and "distance" not in report["student_refused"], report["student_refused"]
+    shoot_both(boris, "student-refused")
+    assert not boris_errors, boris_errors
+    boris_context.close()
     # The administrator deletes a person's face data: the count drops to none, and so do the kept photos.
     admin.reload()
     admin.wait_for_selector("#work:not(.hidden)")

@@ -216,7 +216,7 @@ def test_no_raw_fetch_outside_the_api_module():
 GUEST_PAGES = ["/", "/lens/", "/pair/", "/gestures/", "/arcade/", "/puzzler/", "/puzzler/level.html?level=eyes", "/puzzler/phone.html",
                "/iv/", "/iv/species.html?name=Pidgey", "/iv/collection.html", "/iv/pokemon.html", "/account/",
                "/attendance/", "/attendance/admin.html", "/attendance/professor.html", "/attendance/student.html",
-               "/attendance/lecture.html", "/attendance/kiosk.html"]
+               "/attendance/lecture.html", "/attendance/kiosk.html", "/attendance/report.html"]
 
 
 def test_guest_pages_are_quiet(browser, server):

@@ -92,6 +92,16 @@ public enum AccessTable {
         RouteRule(method: .put, path: "/api/v1/attendance/lectures/{lecture}/records/{student}", access: .roles([.professor])),
         RouteRule(method: .get, path: "/api/v1/attendance/lectures/{lecture}/audit", access: .roles([.admin, .professor])),
         RouteRule(method: .get, path: "/api/v1/attendance/my-attendance", access: .roles([.student])),
+        // Timetables and reports (issue 37, item 5): the course's professors (face-checked) and
+        // the administrator; another professor's course answers 404 (the route checks it).
+        RouteRule(method: .get, path: "/api/v1/attendance/courses/{course}/slots", access: .roles([.admin, .professor])),
+        RouteRule(method: .post, path: "/api/v1/attendance/courses/{course}/slots", access: .roles([.admin, .professor])),
+        RouteRule(method: .delete, path: "/api/v1/attendance/courses/{course}/slots/{slot}", access: .roles([.admin, .professor])),
+        RouteRule(method: .post, path: "/api/v1/attendance/courses/{course}/slots/{slot}/exceptions", access: .roles([.admin, .professor])),
+        RouteRule(method: .delete, path: "/api/v1/attendance/courses/{course}/slots/{slot}/exceptions/{date}", access: .roles([.admin, .professor])),
+        RouteRule(method: .post, path: "/api/v1/attendance/courses/{course}/timetable", access: .roles([.admin, .professor])),
+        RouteRule(method: .get, path: "/api/v1/attendance/report", access: .roles([.admin, .professor])),
+        RouteRule(method: .get, path: "/api/v1/attendance/report.csv", access: .roles([.admin, .professor])),
         // A face proof is made over a stream, with the liveness challenge (issue 37): never one frame.
         RouteRule(method: .get, path: "/api/v1/attendance/face-proof", access: .signedIn, webSocket: true),
         RouteRule(method: .get, path: "/api/v1/attendance/people/{id}/faces", access: .selfOr([.admin])),

@@ -21,7 +21,8 @@ struct AttendanceRoutes {
     struct Member: Decodable { var user: String }
     struct NewLecture: Decodable { var title: String; var startsAt: Int64; var endsAt: Int64 }
     struct Confirm: Decodable { var headcount: Int?; var proof: String }
-    struct Edit: Decodable { var status: AttendanceStatus; var proof: String }
+    /// `remark`: absent leaves the record's remark, "" clears it (``Remark``).
+    struct Edit: Decodable { var status: AttendanceStatus; var remark: String?; var proof: String }
     struct Roles: Encodable { var policy: MatchPolicy; var faceVerified: Bool }
 
     func register(on router: Router<AppContext>) {
@@ -136,9 +137,11 @@ struct AttendanceRoutes {
             let me = try identity(context)
             let lecture = try await self.lecture(context, for: .teach)
             let body = try await decode(Edit.self, request, context)
+            // The remark is checked before the proof is spent: a remark too long costs no face check.
+            if let remark = body.remark { _ = try Remark.check(remark) }
             let distance = try await register.useFaceProof(body.proof, user: me.user.id, session: me.tokenHash)
             return try Response.json(try await register.edit(lecture: lecture.id, student: try context.parameters.require("student"), status: body.status,
-                                        professor: me.user.id, faceDistance: distance))
+                                        remark: body.remark, professor: me.user.id, faceDistance: distance))
         }
         router.route(.get, "/api/v1/attendance/lectures/{lecture}/audit") { _, context in
             let lecture = try await self.lecture(context, for: .teach)
@@ -154,6 +157,7 @@ struct AttendanceRoutes {
             return try Response.json(try await register.attendance(student: me.user.id))
         }
         AttendanceFaceRoutes(platform: platform).register(on: router)
+        AttendancePlanningRoutes(platform: platform, attendance: self).register(on: router)
         KioskRoutes(platform: platform, attendance: self).register(on: router)
     }
 

@@ -1,6 +1,6 @@
 // One lecture for its professor: open it, the room code, the kiosk, the live roll (refreshed),
-// the headcount and the confirmation with the professor's face, the saved records (each change
-// face-confirmed), the audit trail.
+// the headcount and the confirmation with the professor's face, the saved records with their
+// remarks (each change of status and remark face-confirmed), the audit trail.
 import { $, ATT, api, h, requireRole, status, span, clock, day, STATE_WORDS, STATUS_WORDS, METHOD_WORDS, badge,
          faceProof, proofBox, download } from "/attendance/common.js";
 
@@ -61,6 +61,7 @@ function renderRecords() {
     h("td", { "data-label": "Status" }, badge(STATUS_WORDS[r.status], r.status)),
     h("td", { "data-label": "How" }, METHOD_WORDS[r.method] ?? r.method),
     h("td", { "data-label": "Decided" }, clock(r.decidedAt)),
+    h("td", { class: `att-remark-cell${r.remark ? "" : " empty"}`, "data-label": "Remark" }, r.remark ?? "—"),
     h("td", { "data-label": "Change" }, document.body.classList.contains("read-only") ? "—" : editor(r)))));
 }
 
@@ -72,16 +73,21 @@ function headcountWords(difference) {
 function editor(record) {
   const select = h("select", { "aria-label": `New status for ${record.displayName}` },
     Object.entries(STATUS_WORDS).map(([value, words]) => h("option", { value, selected: value === record.status }, words)));
+  // The remark goes with the status in the same face-confirmed change (one line, 200 characters).
+  const remark = h("input", { type: "text", class: "att-remark-input", maxlength: 200, value: record.remark ?? "", placeholder: "Remark (optional)",
+                              "aria-label": `Remark for ${record.displayName}` });
   const button = h("button", { type: "button", class: "small-button" }, "Change");
   button.addEventListener("click", async () => {
-    if (select.value === record.status) { status($("status"), "Pick another status first.", "warn"); return; }
+    const text = remark.value.trim();
+    if (select.value === record.status && text === (record.remark ?? "")) { status($("status"), "Pick another status or write a remark first.", "warn"); return; }
     button.disabled = true;
     const box = proofBox("Your face, to change the record");
-    $("edit-face").replaceChildren(h("p", {}, `Changing ${record.displayName} to ${STATUS_WORDS[select.value].toLowerCase()}: look at the camera.`), box);
+    $("edit-face").replaceChildren(h("p", {}, `Changing ${record.displayName} to ${STATUS_WORDS[select.value].toLowerCase()}` +
+      (text ? ` (“${text}”)` : "") + ": look at the camera."), box);
     try {
       const { proof } = await faceProof(box);
-      await api(`${path}/records/${encodeURIComponent(record.studentID)}`, { method: "PUT", json: { status: select.value, proof } });
-      status($("status"), `${record.displayName}: ${STATUS_WORDS[select.value].toLowerCase()} (face-confirmed).`, "ok");
+      await api(`${path}/records/${encodeURIComponent(record.studentID)}`, { method: "PUT", json: { status: select.value, remark: text, proof } });
+      status($("status"), `${record.displayName}: ${STATUS_WORDS[select.value].toLowerCase()}${text ? `, “${text}”` : ""} (face-confirmed).`, "ok");
       $("edit-face").replaceChildren();
       await load();
     } catch (error) {
@@ -89,7 +95,7 @@ function editor(record) {
       button.disabled = false;
     }
   });
-  return h("span", { class: "att-edit" }, select, button);
+  return h("span", { class: "att-edit" }, select, remark, button);
 }
 
 /** The audit's actions and outcomes in words (the raw names stay in data-action/data-outcome). */

@@ -1,6 +1,8 @@
 // A professor's courses: the face check after signing in, courses by academic year, a course's
-// lectures by date, a new lecture, the CSV export. A lecture opens on its own page.
+// lectures by date, its weekly timetable (timetable.js), a new lecture, the CSV export. A lecture
+// opens on its own page; the report over a date range is report.html.
 import { $, ATT, api, h, requireRole, status, clock, day, academicYear, STATE_WORDS, badge, faceProof, proofBox, download } from "/attendance/common.js";
+import { showTimetable } from "/attendance/timetable.js";
 
 let me = null, courses = [], current = null;
 const params = new URLSearchParams(location.search);
@@ -59,7 +61,8 @@ async function openCourse(course) {
   const hhmm = (d) => `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
   $("lecture-start").value = hhmm(now);
   $("lecture-end").value = hhmm(new Date(now.getTime() + 90 * 60000));
-  await loadLectures();
+  $("slot-first").value ||= $("lecture-date").value;
+  await Promise.all([loadLectures(), showTimetable(course, loadLectures)]);
 }
 
 async function loadLectures() {

@@ -1,5 +1,6 @@
-// A student's own attendance, per course with percentages (nobody else's: the server answers
-// only the signed-in student's), and check-in from their own phone with the room's code.
+// A student's own attendance, per course with percentages, the professor's remarks and their own
+// refused check-ins (nobody else's: the server answers only the signed-in student's), and
+// check-in from their own phone with the room's code.
 import { $, ATT, api, h, requireRole, status, day, clock, STATUS_WORDS, badge } from "/attendance/common.js";
 import { CheckInStream, progressChips, promptFor, hintFor } from "/attendance/checkin.js";
 
@@ -14,7 +15,7 @@ async function load() {
     return;
   }
   $("courses").replaceChildren(...courses.map((entry) => {
-    const { course, lectures, confirmed, percent } = entry;
+    const { course, lectures, confirmed, percent, refused = [] } = entry;
     const share = percent == null ? null : Math.round(percent);
     const tone = share == null ? "" : share >= 80 ? "good" : share >= 60 ? "fair" : "poor";
     return h("li", { class: "panel att-course-card", dataset: { course: course.id } },
@@ -28,9 +29,27 @@ async function load() {
       h("ul", { class: "att-mylectures" }, [...lectures].reverse().map((item) => h("li", { dataset: { lecture: item.lecture.id } },
         h("span", { class: "att-item-main" }, item.lecture.title),
         h("span", { class: "att-item-meta" }, `${day(item.lecture.startsAt)} ${clock(item.lecture.startsAt)}`),
-        item.status ? badge(STATUS_WORDS[item.status], item.status) : badge(item.lecture.state === "open" ? "Open now" : "Not confirmed", "pending")))));
+        item.status ? badge(STATUS_WORDS[item.status], item.status) : badge(item.lecture.state === "open" ? "Open now" : "Not confirmed", "pending"),
+        item.remark ? h("span", { class: "att-remark" }, item.remark) : null))),
+      refusedList(refused));
   }));
   $("no-courses").classList.toggle("hidden", courses.length > 0);
+}
+
+/**
+ * The student's own refused check-ins (the server sends only theirs, in plain words, without
+ * distances): someone else trying in their name shows up here too.
+ */
+function refusedList(refused) {
+  if (refused.length === 0) return null;
+  return h("div", { class: "att-refused" },
+    h("h4", {}, `Refused check-ins (${refused.length})`),
+    h("ul", { class: "att-mylectures" }, refused.map((r) => h("li", { dataset: { refusedLecture: r.lectureID } },
+      h("span", { class: "att-item-main" }, r.lectureTitle),
+      h("span", { class: "att-item-meta" }, `${day(r.at)} ${clock(r.at)}`),
+      badge("Refused", "absent"),
+      h("span", { class: "att-remark" }, r.reason)))),
+    h("p", { class: "muted small" }, "Not you? Tell your professor: someone tried to check in with your name."));
 }
 
 /** The bar in the same colour as the figure above it (a red 50 % on a green bar read as a contradiction). */
