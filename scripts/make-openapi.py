@@ -188,7 +188,7 @@ paths = {
     "/api/v1/faces/compare": {"post": {
         "summary": "Compare the largest face of two photos.", "description": "What `sentio face compare --json` prints.", "tags": ["stills"],
         "parameters": [q("model", {"type": "string", "enum": ["sface", "dlib"]}, "The descriptor: sface (default) or dlib."),
-                       q("threshold", {"type": "number", "minimum": 0, "maximum": 2}, "Same person below this distance (SFace 1.129, dlib 0.6)."),
+                       q("threshold", {"type": "number", "minimum": 0, "maximum": 2}, "Same person below this distance (SFace 1.12, dlib 0.6)."),
                        q("jitter", {"type": "integer", "minimum": 0, "maximum": 10}, "dlib only: average N jittered chips (with sface a 400).")],
         "requestBody": {"required": True, "content": {"multipart/form-data": {"schema": obj({
             "a": {"type": "string", "format": "binary", "minLength": 1}, "b": {"type": "string", "format": "binary", "minLength": 1}}, ["a", "b"])}}},

@@ -145,7 +145,7 @@ struct FaceCommand: ParsableCommand {
         @Argument(help: "Second photo.") var second: String
         @Option(help: "The descriptor: sface (default; OpenCV Zoo's SFace through ONNX, unit length) or dlib (ResNet, 150×150 chips).")
         var model = "sface"
-        @Option(help: "Same person below this distance (dlib's default 0.6; SFace's published cosine 0.363 is 1.129).") var threshold: Double?
+        @Option(help: "Same person below this distance (SFace 1.12, cosine 0.373; dlib 0.6).") var threshold: Double?
         @Option(help: "dlib only: average the descriptors of N jittered chips.") var jitter = 0
         @Flag(help: "Print JSON: distance, same.") var json = false
         @Option(help: "Run the whole comparison N times in one process and print median/min/max ms.") var bench: Int?
