@@ -726,7 +726,7 @@ def test_attendance_end_to_end(playwright, att_server, clips, tmp_path):
     admin.wait_for_selector("#people tr[data-username='ana.horvat'] .badge.absent")
     ana = admin.locator("#people tr[data-username='ana.horvat']").get_attribute("data-person")
     faces = json.loads(api(admin, "GET", f"/api/v1/attendance/people/{ana}/faces")["body"])
-    assert faces == {"faces": 0, "photos": []}, faces
+    assert faces == {"faces": 0, "staleFaces": 0, "staleKeptPhotos": 0, "model": "sface", "photos": []}, faces
     assert admin.locator("#kept-photos img").count() == 0
     assert not admin_errors, admin_errors
 
