@@ -252,7 +252,7 @@ async def load(args):
     genuine check-in each (the live clip at `--fps`). Reports the verification frame's round
     trip (frame sent → the step that decided the face check) and server time, p50/p95."""
     data = tempfile.mkdtemp(prefix="sentio-attendance-load-")
-    server, base, _ = start_server([], data, args.database)
+    server, base, _ = start_server(["--face-model", args.face_model], data, args.database)
     try:
         user, password = create_admin(data, database=args.database)
         admin = Client(base)
@@ -338,6 +338,7 @@ def main():
     l.add_argument("--stagger", type=float, default=10, help="kiosks start within this many seconds (0: all at once)")
     l.add_argument("--rounds", type=int, default=3, help="check-ins per kiosk, one after another")
     l.add_argument("--database")
+    l.add_argument("--face-model", default="sface", choices=["sface", "dlib"], help="the server's face descriptor (A/B against dlib)")
     p = sub.add_parser("photos")
     p.add_argument("--tries", type=int, default=50)
     p.add_argument("--database")
