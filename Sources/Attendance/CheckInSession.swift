@@ -38,6 +38,9 @@ public struct CheckInSession: Sendable {
     private let cohort: [FaceTemplate]
     private var judge: LivenessJudge
     public private(set) var phase: Phase = .framing
+    /// Whether the next frame is judged by the quality rules (framing and the recheck): the
+    /// caller measures what those rules need (the eye model's EAR) only then.
+    public var wantsFrameQuality: Bool { phase == .framing || phase == .recheck }
     public private(set) var match: FaceMatch?
     private var rejections = 0
     private var firstRejectionAt: Double?

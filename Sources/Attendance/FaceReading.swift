@@ -11,7 +11,8 @@ public struct FaceReading: Codable, Sendable, Equatable {
     public var pitch: Double
     /// The face box's width in the frame's pixels.
     public var widthPixels: Double
-    /// Each eye's EAR (a wink closes one), when measured.
+    /// Each eye's EAR from the eye model (SentioVision's `IrisLandmarker`), when measured: it sees
+    /// a shut lid that the face mesh keeps open on stills (a wink, a laugh).
     public var leftEAR: Double?
     public var rightEAR: Double?
     /// How each eye looks against the cheek under it (SentioVision's `EyeVisibility`), when
@@ -93,8 +94,13 @@ public struct FrameQuality: Codable, Sendable, Equatable {
     public var maxPitch = 20.0
     /// Eyes counted open over this EAR.
     public var openEyes = 0.18
-    /// A wink: the narrower eye's EAR under this share of the wider one's, and under
-    /// `winkEAR` itself (a face's two eyes are alike; a narrow pair is not a wink).
+    /// Shut eyes by the eye model: both eyes' mean EAR under this (measured on the identity
+    /// fixtures: open eyes 0.194 and up; laughing and squeezed shut 0.05–0.06, Yale's sleepy
+    /// 0.08–0.18).
+    public var shutEyes = 0.16
+    /// A wink by the eye model: the narrower eye's EAR under this share of the wider one's,
+    /// and under `winkEAR` itself (open eyes: the lowest share 0.63; winks 0.46–0.57, and
+    /// 0.7–0.9 for the four Yale winks half done).
     public var winkRatio = 0.6
     public var winkEAR = 0.2
     /// Hidden eyes (dark glasses): both eyes' insides even — the larger of their contrasts
@@ -125,7 +131,13 @@ public struct FrameQuality: Codable, Sendable, Equatable {
             let contrast = max(l.contrast, r.contrast), underEye = min(l.underEye, r.underEye)
             if contrast < hiddenContrast || (contrast < hiddenContrastDark && underEye < hiddenUnderEye) { return .eyesHidden }
         }
-        if face.ear < openEyes { return .eyesClosed }
+        // The eye model's EAR where measured (it sees shut lids; the mesh's misses some and
+        // takes some deep-set open eyes for shut), else the mesh's.
+        if let l = face.leftEAR, let r = face.rightEAR {
+            if (l + r) / 2 < shutEyes { return .eyesClosed }
+        } else if face.ear < openEyes {
+            return .eyesClosed
+        }
         if let l = face.leftEAR, let r = face.rightEAR, min(l, r) < winkEAR, min(l, r) < winkRatio * max(l, r) { return .oneEyeClosed }
         return nil
     }

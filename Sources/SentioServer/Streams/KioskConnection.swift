@@ -210,6 +210,7 @@ actor KioskWorker {
     nonisolated var unownedExecutor: UnownedSerialExecutor { thread.asUnownedSerialExecutor() }
     private let faces: FaceSession
     private let describer: FaceDescriber
+    private let iris: IrisLandmarker
     private let faceModel: FaceModel
     private let limits: Limits
     private var checkIn: CheckInSession?
@@ -235,6 +236,7 @@ actor KioskWorker {
         configuration.maxFaces = 2
         faces = try FaceSession(configuration: configuration, store: store)
         describer = FaceDescriber(store: store)
+        iris = try IrisLandmarker(store: store, threads: 1)
         self.faceModel = faceModel
     }
 
@@ -253,12 +255,16 @@ actor KioskWorker {
             let observation = try faces.process(image, time: time)
             let boxes = observation.faces.map(\.box)
             guard var session = checkIn else { return (try JSON.string(KioskConnection.IdleReply(frame: frame, faces: boxes)), nil) }
-            let readings = observation.faces.map { face in
-                let eyes = EyeVisibility.measure(image, points: face.landmarks)
-                func look(_ e: EyeVisibility.Eye) -> EyeLook? { e.pixels > 0 ? EyeLook(contrast: e.contrast, brightness: e.brightness, underEye: e.underEye) : nil }
+            let readings = try observation.faces.map { face in
+                let look = EyeVisibility.measure(image, points: face.landmarks)
+                func eye(_ e: EyeVisibility.Eye) -> EyeLook? { e.pixels > 0 ? EyeLook(contrast: e.contrast, brightness: e.brightness, underEye: e.underEye) : nil }
+                // The eye model's EAR only while a check-in waits for a usable frame (framing and
+                // the recheck); during the challenge the tracked mesh's EAR judges the blink.
+                let ears = checkIn?.wantsFrameQuality == true
+                    ? try iris.eyeAspectRatios(points: face.landmarks, in: image) : nil
                 return FaceReading(ear: (face.signals.leftEAR + face.signals.rightEAR) / 2, mar: face.signals.mar, yaw: face.signals.yaw,
                                    pitch: face.signals.pitch, widthPixels: face.box.width * Double(image.width),
-                                   leftEAR: face.signals.leftEAR, rightEAR: face.signals.rightEAR, leftEye: look(eyes.left), rightEye: look(eyes.right))
+                                   leftEAR: ears?.left, rightEAR: ears?.right, leftEye: eye(look.left), rightEye: eye(look.right))
             }
             let kioskFrame = KioskFrame(time: time, faces: readings)
             var step = try session.observe(kioskFrame)

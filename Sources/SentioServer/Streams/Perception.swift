@@ -71,17 +71,20 @@ public struct FaceCheck: Sendable {
 
     /// The reading of one face of a photo: `box width` is the face box's width as a fraction
     /// of the photo's (public for the tests that measure the rules on fixture photos).
-    public static func reading(_ landmarks: FaceLandmarks, box width: Double, _ photo: Image) -> FaceReading {
+    /// With `iris`, each eye's EAR from the eye model (it sees shut lids the mesh keeps open).
+    public static func reading(_ landmarks: FaceLandmarks, box width: Double, _ photo: Image, iris: IrisLandmarker? = nil) throws -> FaceReading {
         let s = FaceSignals(landmarks, imageWidth: photo.width, imageHeight: photo.height)
-        return reading(s, points: landmarks.points, widthPixels: width * Double(photo.width), photo)
+        return reading(s, points: landmarks.points, widthPixels: width * Double(photo.width), photo,
+                       eyes: try iris?.eyeAspectRatios(landmarks, in: photo))
     }
 
-    /// A reading from a face's signals and mesh: both eyes' EAR and look (winks, dark glasses).
-    static func reading(_ s: FaceSignals, points: [Point3], widthPixels: Double, _ photo: Image) -> FaceReading {
-        let eyes = EyeVisibility.measure(photo, points: points)
-        func look(_ e: EyeVisibility.Eye) -> EyeLook? { e.pixels > 0 ? EyeLook(contrast: e.contrast, brightness: e.brightness, underEye: e.underEye) : nil }
+    /// A reading from a face's signals and mesh: the eye model's EAR of each eye (shut eyes,
+    /// winks) and the eyes' look (dark glasses).
+    static func reading(_ s: FaceSignals, points: [Point3], widthPixels: Double, _ photo: Image, eyes: (right: Double, left: Double)?) -> FaceReading {
+        let look = EyeVisibility.measure(photo, points: points)
+        func eye(_ e: EyeVisibility.Eye) -> EyeLook? { e.pixels > 0 ? EyeLook(contrast: e.contrast, brightness: e.brightness, underEye: e.underEye) : nil }
         return FaceReading(ear: (s.leftEAR + s.rightEAR) / 2, mar: s.mar, yaw: s.yaw, pitch: s.pitch, widthPixels: widthPixels,
-                           leftEAR: s.leftEAR, rightEAR: s.rightEAR, leftEye: look(eyes.left), rightEye: look(eyes.right))
+                           leftEAR: eyes?.left, rightEAR: eyes?.right, leftEye: eye(look.left), rightEye: eye(look.right))
     }
 }
 
@@ -125,6 +128,7 @@ actor StillWorker {
     private var recognizer: FaceRecognizer?
     private var sface: SFaceRecognizer?
     private lazy var describer = FaceDescriber(store: store)
+    private var iris: IrisLandmarker?
     private var scanner: ScreenScanner?
 
     init(store: ModelStore, thread: ComputeThread) {
@@ -216,7 +220,9 @@ actor StillWorker {
     /// photo).
     func faceCheck(_ photo: Image, model: FaceModel, jitter: Int) throws -> FaceCheck {
         let faces = try landmarker(model: .shortRange, minScore: nil, iris: false).faces(in: photo)
-        let readings = faces.map { FaceCheck.reading($0.landmarks, box: $0.detection.box.width, photo) }
+        let eyes = try iris ?? IrisLandmarker(store: store, threads: 1)
+        iris = eyes
+        let readings = try faces.map { try FaceCheck.reading($0.landmarks, box: $0.detection.box.width, photo, iris: eyes) }
         guard faces.count == 1 else { return FaceCheck(readings: readings, descriptor: nil) }
         return FaceCheck(readings: readings, descriptor: try describer.describe(photo, mesh: faces[0].landmarks.points, model: model, jitter: jitter))
     }

@@ -30,6 +30,34 @@ public final class IrisLandmarker {
         return rect.transformed(scaleX: 2.3, scaleY: 2.3, squareLong: true, imageWidth: imageWidth, imageHeight: imageHeight)
     }
 
+    /// Each eye's EAR from the iris model's own eye contour (its first 16 of 71 points: the
+    /// corners 0 and 8, one lid 1–7, the other 9–15), the subject's right eye first. The eye
+    /// model sees a shut lid where the face mesh, trained on whole faces, often keeps the eye
+    /// open (measured on Yale's winks: docs/attendance.md, "Enrolment quality").
+    public func eyeAspectRatios(_ mesh: FaceLandmarks, in image: Image) throws -> (right: Double, left: Double) {
+        try eyeAspectRatios(points: mesh.points, in: image)
+    }
+
+    /// The same from a mesh's points (normalized, MediaPipe's order).
+    public func eyeAspectRatios(points: [Point3], in image: Image) throws -> (right: Double, left: Double) {
+        guard points.count >= 468 else { return (0, 0) }
+        var ratios: [Double] = []
+        for (corners, mirrored) in [((33, 133), false), ((362, 263), true)] {
+            let region = IrisLandmarker.region(points[corners.0], points[corners.1], imageWidth: image.width, imageHeight: image.height)
+            let size = IrisLandmarker.inputSize
+            let input = try ImageToTensor.tensor(from: image, rect: region.pixels(width: image.width, height: image.height),
+                                                 width: size, height: size, range: .zeroToOne, border: .replicate, flipHorizontally: mirrored)
+            try interpreter.setInput(0, input)
+            try interpreter.run()
+            let eye = interpreter.output(0)
+            // In the crop's pixels: the crop is square, so distances keep their proportions.
+            func p(_ k: Int) -> (Double, Double) { (Double(eye[3 * k]), Double(eye[3 * k + 1])) }
+            func d(_ a: Int, _ b: Int) -> Double { let (x0, y0) = p(a), (x1, y1) = p(b); return ((x0 - x1) * (x0 - x1) + (y0 - y1) * (y0 - y1)).squareRoot() }
+            ratios.append((d(3, 11) + d(5, 13)) / max(1e-9, 2 * d(0, 8)))
+        }
+        return (ratios[0], ratios[1])
+    }
+
     /// `mesh` with the 10 iris points appended (478 points).
     public func refine(_ mesh: FaceLandmarks, in image: Image) throws -> FaceLandmarks {
         guard mesh.points.count == 468 else { return mesh }
