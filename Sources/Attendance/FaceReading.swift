@@ -34,7 +34,7 @@ public struct FaceReading: Codable, Sendable, Equatable {
     }
 }
 
-/// One eye's look against the cheek under it: the spread of light inside the eye (90th − 10th
+/// One eye's look against the cheek under it: the spread of light inside the eye (75th − 25th
 /// percentile of luminance) and its mean, both over the cheek's mean luminance.
 public struct EyeLook: Codable, Sendable, Equatable {
     public var contrast: Double
@@ -107,8 +107,8 @@ public struct FrameQuality: Codable, Sendable, Equatable {
     /// under `hiddenContrast` — or under `hiddenContrastDark` with the skin under an eye dark
     /// too (under `hiddenUnderEye` of the cheek). Chosen on the identity fixtures (docs/
     /// attendance.md, "Enrolment quality"): no open-eyed photo refused (the lowest contrast
-    /// of 203 is 0.105, the darkest under-eye among the low-contrast ones 0.93), 354 of 366
-    /// drawn dark lenses refused.
+    /// among them 0.105, the darkest under-eye among the low-contrast ones 0.93); of the same
+    /// faces with dark lenses drawn, 162 of 167 refused as hidden eyes.
     public var hiddenContrast = 0.07
     public var hiddenContrastDark = 0.15
     public var hiddenUnderEye = 0.75

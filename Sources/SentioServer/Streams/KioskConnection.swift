@@ -256,15 +256,12 @@ actor KioskWorker {
             let boxes = observation.faces.map(\.box)
             guard var session = checkIn else { return (try JSON.string(KioskConnection.IdleReply(frame: frame, faces: boxes)), nil) }
             let readings = try observation.faces.map { face in
-                let look = EyeVisibility.measure(image, points: face.landmarks)
-                func eye(_ e: EyeVisibility.Eye) -> EyeLook? { e.pixels > 0 ? EyeLook(contrast: e.contrast, brightness: e.brightness, underEye: e.underEye) : nil }
                 // The eye model's EAR only while a check-in waits for a usable frame (framing and
                 // the recheck); during the challenge the tracked mesh's EAR judges the blink.
-                let ears = checkIn?.wantsFrameQuality == true
-                    ? try iris.eyeAspectRatios(points: face.landmarks, in: image) : nil
-                return FaceReading(ear: (face.signals.leftEAR + face.signals.rightEAR) / 2, mar: face.signals.mar, yaw: face.signals.yaw,
-                                   pitch: face.signals.pitch, widthPixels: face.box.width * Double(image.width),
-                                   leftEAR: ears?.left, rightEAR: ears?.right, leftEye: eye(look.left), rightEye: eye(look.right))
+                let ears = checkIn?.wantsFrameQuality == true ? try iris.eyeAspectRatios(points: face.landmarks, in: image) : nil
+                let s = face.signals
+                return FaceCheck.reading(meshEAR: (s.leftEAR + s.rightEAR) / 2, mar: s.mar, yaw: s.yaw, pitch: s.pitch, points: face.landmarks,
+                                         widthPixels: face.box.width * Double(image.width), image, eyes: ears)
             }
             let kioskFrame = KioskFrame(time: time, faces: readings)
             var step = try session.observe(kioskFrame)

@@ -74,16 +74,17 @@ public struct FaceCheck: Sendable {
     /// With `iris`, each eye's EAR from the eye model (it sees shut lids the mesh keeps open).
     public static func reading(_ landmarks: FaceLandmarks, box width: Double, _ photo: Image, iris: IrisLandmarker? = nil) throws -> FaceReading {
         let s = FaceSignals(landmarks, imageWidth: photo.width, imageHeight: photo.height)
-        return reading(s, points: landmarks.points, widthPixels: width * Double(photo.width), photo,
-                       eyes: try iris?.eyeAspectRatios(landmarks, in: photo))
+        return reading(meshEAR: (s.leftEAR + s.rightEAR) / 2, mar: s.mar, yaw: s.yaw, pitch: s.pitch, points: landmarks.points,
+                       widthPixels: width * Double(photo.width), photo, eyes: try iris?.eyeAspectRatios(landmarks, in: photo))
     }
 
-    /// A reading from a face's signals and mesh: the eye model's EAR of each eye (shut eyes,
-    /// winks) and the eyes' look (dark glasses).
-    static func reading(_ s: FaceSignals, points: [Point3], widthPixels: Double, _ photo: Image, eyes: (right: Double, left: Double)?) -> FaceReading {
+    /// A reading from a face's measures and mesh (a still's or a tracked frame's): the eye
+    /// model's EAR of each eye when given (shut eyes, winks) and the eyes' look (dark glasses).
+    static func reading(meshEAR: Double, mar: Double, yaw: Double, pitch: Double, points: [Point3], widthPixels: Double, _ photo: Image,
+                        eyes: (right: Double, left: Double)?) -> FaceReading {
         let look = EyeVisibility.measure(photo, points: points)
         func eye(_ e: EyeVisibility.Eye) -> EyeLook? { e.pixels > 0 ? EyeLook(contrast: e.contrast, brightness: e.brightness, underEye: e.underEye) : nil }
-        return FaceReading(ear: (s.leftEAR + s.rightEAR) / 2, mar: s.mar, yaw: s.yaw, pitch: s.pitch, widthPixels: widthPixels,
+        return FaceReading(ear: meshEAR, mar: mar, yaw: yaw, pitch: pitch, widthPixels: widthPixels,
                            leftEAR: eyes?.left, rightEAR: eyes?.right, leftEye: eye(look.left), rightEye: eye(look.right))
     }
 }
