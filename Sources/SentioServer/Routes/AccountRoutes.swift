@@ -94,16 +94,7 @@ struct AccountRoutes {
     /// Checks the current password (wrong ones counted as failed sign-ins of this user), then
     /// sets the new one; the user's other sessions end.
     func changePassword(_ identity: Identity, _ change: PasswordChange) async throws {
-        let key = "user " + identity.user.username, attempt = ContinuousClock.now
-        if let wait = platform.loginFailures.reserve([key], now: attempt) {
-            throw HTTPError(.tooManyRequests, headers: [.retryAfter: String(Int(wait.rounded(.up)))], message: "too many wrong passwords; try again later")
-        }
-        let found = try await platform.accounts.credentials(username: identity.user.username)
-        guard try await platform.passwords.verify(change.currentPassword, hash: found?.passwordHash) else {
-            platform.loginFailures.fail([key], at: attempt)
-            throw HTTPError(.forbidden, message: "the current password is wrong")
-        }
-        platform.loginFailures.forgive(key, at: attempt)
+        try await platform.checkPassword(change.currentPassword, username: identity.user.username, message: "the current password is wrong")
         if let problem = Passwords.problem(with: change.newPassword) { throw HTTPError(.badRequest, message: problem) }
         guard change.newPassword != change.currentPassword else { throw HTTPError(.badRequest, message: "the new password is the one you have") }
         try await platform.accounts.setPassword(id: identity.user.id, passwordHash: try await platform.passwords.hash(change.newPassword),

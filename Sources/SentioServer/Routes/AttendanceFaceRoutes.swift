@@ -97,19 +97,10 @@ struct AttendanceFaceRoutes {
             guard body.user != me.user.id else { throw HTTPError(.badRequest, message: "hand the role to someone else") }
             let newRole = body.newRole ?? .professor
             guard newRole != .admin else { throw HTTPError(.badRequest, message: "newRole is your role after the hand-over: professor, student or player") }
-            // Counted as failed before the password is checked, as at sign-in (AccountRoutes).
-            let attempt = ContinuousClock.now
-            if let wait = platform.loginFailures.reserve(["user " + me.user.username], now: attempt) {
-                let seconds = String(Int(wait.rounded(.up)))
-                throw HTTPError(.tooManyRequests, headers: [.retryAfter: seconds], message: "too many failed attempts; wait \(seconds) s")
-            }
-            let found = try await platform.accounts.credentials(username: me.user.username)
-            guard try await platform.passwords.verify(body.password, hash: found?.passwordHash) else {
-                platform.loginFailures.fail(["user " + me.user.username], at: attempt)
+            // Counted as failed before the password is checked, as at sign-in.
+            try await platform.checkPassword(body.password, username: me.user.username) {
                 try await register.audit(AuditEntry(actor: me.user.id, subject: body.user, action: "admin.handover", outcome: "refused", detail: "wrong password"))
-                throw HTTPError(.forbidden, message: "wrong password")
             }
-            platform.loginFailures.forgive("user " + me.user.username, at: attempt)
             do {
                 _ = try await register.useFaceProof(body.proof, user: me.user.id, session: me.tokenHash)
             } catch let error as AttendanceError {

@@ -68,20 +68,11 @@ struct KioskRoutes {
             guard let user = try await platform.accounts.user(id: device.operatorID) else {
                 throw HTTPError(.notFound, message: "the kiosk's operator no longer exists; clear this browser's cookies")
             }
-            // Wrong passwords count as failed sign-ins of the operator (as at sign-in), before the check.
-            let key = "user " + user.username, attempt = ContinuousClock.now
-            if let wait = platform.loginFailures.reserve([key], now: attempt) {
-                let seconds = String(Int(wait.rounded(.up)))
-                throw HTTPError(.tooManyRequests, headers: [.retryAfter: seconds], message: "too many wrong passwords; wait \(seconds) s")
-            }
-            let found = try await platform.accounts.credentials(username: user.username)
-            guard try await platform.passwords.verify(body.password, hash: found?.passwordHash) else {
-                platform.loginFailures.fail([key], at: attempt)
+            // Wrong passwords count as failed sign-ins of the operator (as at sign-in).
+            try await platform.checkPassword(body.password, username: user.username) {
                 try await register.audit(AuditEntry(lectureID: device.lectureID, actor: nil, subject: user.id, action: "kiosk.leave", outcome: "refused",
                                                     detail: "wrong password"))
-                throw HTTPError(.forbidden, message: "wrong password")
             }
-            platform.loginFailures.forgive(key, at: attempt)
             let distance: Double
             do {
                 distance = try await register.useFaceProof(body.proof, user: user.id, session: device.proofSession)
