@@ -497,7 +497,7 @@ paths = {
     "/api/v1/attendance/people/{id}/faces": {
         "parameters": [path_param("id", "The person's id.")],
         "get": {"summary": "How many enrolment photos, and the ids of those kept (admin, the person).", "tags": ["attendance"],
-                "description": "faces: photos of the model attendance decides with (model); staleFaces: photos of another model, never compared (the person enrols again; staleKeptPhotos of them can be enrolled again by POST …/faces/reenrol).",
+                "description": "faces: photos of the model attendance decides with (model); staleFaces: photos of another model, never compared (the person enrols again; staleKeptPhotos of them can be enrolled again by POST …/reenrol).",
                 "responses": {**ok_json(obj({"faces": integer, "staleFaces": integer, "staleKeptPhotos": integer, "model": {"type": "string", "enum": ["sface", "dlib"]},
                                              "photos": {"type": "array", "items": string}})), "404": err("No such person."), **SIGNED_IN_ERRORS}},
         "post": {"summary": "Enrol a photo (admin): one face, looking straight, eyes open, at least 80 px; the photo kept only with keepPhoto=true (the person agreed).",
@@ -508,7 +508,7 @@ paths = {
                                "503": err("The work ran past its deadline or the server is full; see Retry-After."), **SIGNED_IN_ERRORS}},
         "delete": {"summary": "Delete every descriptor and photo of the person (admin, the person).", "tags": ["attendance"],
                    "responses": {"204": {"description": "Deleted."}, **SIGNED_IN_ERRORS}}},
-    "/api/v1/attendance/people/{id}/faces/reenrol": {
+    "/api/v1/attendance/people/{id}/reenrol": {
         "parameters": [path_param("id", "The person's id.")],
         "post": {"summary": "Enrol again, with the server's face model, the kept photos enrolled with another (admin).", "tags": ["attendance"],
                  "description": "Each kept photo is checked as a new enrolment photo; one that fails is left as it was and named in refused.",
@@ -606,7 +606,7 @@ for target, method in [(LECTURE, "get"), (LECTURE + "/open", "post"), (LECTURE +
 link(COURSE + "/students.csv", "post", "202", "/api/v1/attendance/imports/{job}", "get", {"job": "$response.body#/id"})
 for target, method in [("/api/v1/users/{id}", "get"), ("/api/v1/users/{id}", "delete"), ("/api/v1/attendance/people/{id}/faces", "get"),
                        ("/api/v1/attendance/people/{id}/faces", "post"), ("/api/v1/attendance/people/{id}/faces", "delete"),
-                       ("/api/v1/attendance/people/{id}/faces/reenrol", "post"),
+                       ("/api/v1/attendance/people/{id}/reenrol", "post"),
                        ("/api/v1/attendance/people/{id}/verify", "post")]:
     link("/api/v1/users", "post", "201", target, method, {"id": "$response.body#/id"})
 for target in ["/api/v1/rooms/{code}", "/api/v1/rooms/{code}/qr.svg"]:

@@ -110,7 +110,7 @@ public enum AccessTable {
         // face data stays with the person.
         RouteRule(method: .post, path: "/api/v1/attendance/people/{id}/faces", access: .roles([.admin])),
         RouteRule(method: .delete, path: "/api/v1/attendance/people/{id}/faces", access: .selfOr([.admin])),
-        RouteRule(method: .post, path: "/api/v1/attendance/people/{id}/faces/reenrol", access: .roles([.admin])),
+        RouteRule(method: .post, path: "/api/v1/attendance/people/{id}/reenrol", access: .roles([.admin])),
         RouteRule(method: .get, path: "/api/v1/attendance/people/{id}/faces/{photo}", access: .selfOr([.admin])),
         RouteRule(method: .post, path: "/api/v1/attendance/people/{id}/verify", access: .roles([.admin])),
         RouteRule(method: .post, path: "/api/v1/attendance/admin-handover", access: .roles([.admin])),

@@ -34,7 +34,7 @@ struct AttendanceFaceRoutes {
         // Enrolment again, with the server's model, from the photos the person let it keep:
         // each is checked as a new enrolment photo would be; one that fails now is left as it
         // was (and named in `refused`), never compared.
-        router.route(.post, "/api/v1/attendance/people/{id}/faces/reenrol") { _, context in
+        router.route(.post, "/api/v1/attendance/people/{id}/reenrol") { _, context in
             guard let me = context.identity else { throw HTTPError(.unauthorized, message: "sign in first") }
             let id = try context.parameters.require("id")
             guard try await register.person(id) != nil else { throw HTTPError(.notFound, message: "no person \(id)") }

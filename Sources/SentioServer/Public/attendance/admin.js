@@ -104,7 +104,7 @@ async function reenrol() {
   button.disabled = true;
   button.textContent = "Enrolling again…";
   try {
-    const answer = await api(`${ATT}/people/${encodeURIComponent(chosenPerson.id)}/faces/reenrol`, { method: "POST" });
+    const answer = await api(`${ATT}/people/${encodeURIComponent(chosenPerson.id)}/reenrol`, { method: "POST" });
     const refused = answer.refused.length ? ` ${answer.refused.length} refused: ${answer.refused.join("; ")}` : "";
     status($("status"), `${answer.reenrolled} kept photo${answer.reenrolled === 1 ? "" : "s"} of ${chosenPerson.displayName} enrolled again.${refused}`,
       answer.refused.length ? "warn" : "ok");
