@@ -575,6 +575,14 @@ public struct AttendanceRegister: Sendable {
         }
     }
 
+    /// How many of a person's kept photos are enrolled with another model (counted, not read).
+    public func staleKeptPhotoCount(person id: String) async throws -> Int {
+        try await store.read { db in
+            try await db.raw("SELECT COUNT(*) AS n FROM att_faces WHERE user_id = \(bind: id) AND model <> \(bind: faceModel.rawValue) AND photo IS NOT NULL")
+                .first()?.decode(column: "n", as: Int.self) ?? 0
+        }
+    }
+
     /// Replaces a kept photo's descriptor with one of the register's model, computed again from
     /// that photo (no new consent is needed: the photo and its use are the same).
     public func reenrol(person: String, face id: String, descriptor: [Float], actor: String) async throws {

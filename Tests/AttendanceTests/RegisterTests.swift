@@ -226,6 +226,7 @@ enum RegisterChecks {
         // Ben's kept photo: enrolled again, descriptor and model replaced.
         let kept = try await sface.staleKeptPhotos(person: w.students[1])
         #expect(kept.count == 1 && kept[0].photo == Data([0xFF, 0xD8, 1]))
+        #expect(try await sface.staleKeptPhotoCount(person: w.students[1]) == 1)
         try await sface.reenrol(person: w.students[1], face: kept[0].id, descriptor: unit, actor: w.admin)
         #expect(try await sface.staleKeptPhotos(person: w.students[1]).isEmpty)
         await #expect(throws: AttendanceError.self) { try await sface.reenrol(person: w.students[0], face: kept[0].id, descriptor: unit, actor: w.admin) }

@@ -28,7 +28,7 @@ struct AttendanceFaceRoutes {
         router.route(.get, "/api/v1/attendance/people/{id}/faces") { _, context in
             let id = try context.parameters.require("id")
             guard let person = try await register.person(id) else { throw HTTPError(.notFound, message: "no person \(id)") }
-            return try Response.json(Faces(faces: person.faces, staleFaces: person.staleFaces, staleKeptPhotos: try await register.staleKeptPhotos(person: id).count,
+            return try Response.json(Faces(faces: person.faces, staleFaces: person.staleFaces, staleKeptPhotos: try await register.staleKeptPhotoCount(person: id),
                                            model: register.faceModel, photos: try await register.photos(person: id).map(\.id)))
         }
         // Enrolment again, with the server's model, from the photos the person let it keep:
