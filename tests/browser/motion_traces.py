@@ -28,14 +28,35 @@ def broad_segment(path, start_s, seconds, hz=60.0):
     return out
 
 
-def flicks(count, peak_g=2.5, hz=60):
-    user_y = [0.0] * int(hz)
+def flicks(count, peak_g=2.5, hz=60, tilt_deg=0.0, rest_s=1.5):
+    """`count` flicks of `peak_g`, each along the phone's screen tilted `tilt_deg` from its top
+    edge toward its right (+x): 0 is Play's ConstructedMotion recipe (straight up the phone)."""
+    user = [0.0] * int(hz)
     n = int(0.15 * hz)
     for _ in range(count):
-        user_y += [peak_g * math.sin(math.pi * (i + 0.5) / n) for i in range(n)]
-        user_y += [-0.6 * peak_g * math.sin(math.pi * (i + 0.5) / n) for i in range(n)]
-        user_y += [0.0] * int(1.5 * hz)
-    return [{"gyro": [0, 0, 0], "acc": [0, y * G, G]} for y in user_y]
+        user += [peak_g * math.sin(math.pi * (i + 0.5) / n) for i in range(n)]
+        user += [-0.6 * peak_g * math.sin(math.pi * (i + 0.5) / n) for i in range(n)]
+        user += [0.0] * int(rest_s * hz)
+    across, up = math.sin(math.radians(tilt_deg)), math.cos(math.radians(tilt_deg))
+    return [{"gyro": [0, 0, 0], "acc": [u * across * G, u * up * G, G]} for u in user]
+
+
+def held_still(path, start_s, seconds, hz=60.0):
+    """A stretch of x-io's Fusion sample (fixtures/imu/fusion_sample: a sensor held in the hand,
+    ~100 Hz, °/s and g) resampled to `hz` as a browser would sample it, in the browser's units
+    (°/s, m/s²) as `{"t", "gyro", "acc"}` with t in ms."""
+    with open(path) as f:
+        rows = [[float(v) for v in line.split(",")[:7]] for line in list(f)[1:]]
+    out, j, t = [], 0, start_s
+    while t < start_s + seconds and j + 1 < len(rows):
+        while j + 1 < len(rows) and rows[j + 1][0] < t:
+            j += 1
+        a, b = rows[j], rows[min(j + 1, len(rows) - 1)]
+        f = (t - a[0]) / (b[0] - a[0]) if b[0] > a[0] else 0
+        v = [x + (y - x) * f for x, y in zip(a, b)]
+        out.append({"t": (t - start_s) * 1000, "gyro": v[1:4], "acc": [g * G for g in v[4:7]]})
+        t += 1 / hz
+    return out
 
 
 def rest(seconds, hz=60):

@@ -5,7 +5,8 @@ import SentioStore
 
 /// Pairing: `POST /api/v1/rooms` opens a room (the desktop page shows its code and QR code),
 /// `GET /api/v1/rooms/{code}` tells a phone whether it exists, and the WebSocket
-/// `/api/v1/rooms/{code}/events` carries what the phone's streams produce to the desktop.
+/// `/api/v1/rooms/{code}/events` carries what the phone's streams produce to the desktop, and
+/// the desktop's ``ControllerFeedback`` back to each phone (the arcade's controller screens).
 struct RoomRoutes {
     let platform: Platform
 
@@ -58,6 +59,23 @@ struct RoomRoutes {
         }
     }
 
+    /// A watcher's feedback messages a second (a game sends a few: a ring, a basket, a score).
+    static let feedbackPerSecond = 30
+
+    /// One message from a watcher: ``ControllerFeedback`` checked and re-encoded, delivered to
+    /// the phone it names; anything else is answered with an error on the watcher's socket.
+    private func relayFeedback(_ message: WebSocketMessage, room: String, outbound: WebSocketOutboundWriter) async throws {
+        guard case .text(let text) = message, let feedback = try? JSONDecoder().decode(ControllerFeedback.self, from: Data(text.utf8)) else {
+            try await outbound.writeTextMessage(try JSON.string(StreamError(.badMessage, "a watcher sends JSON text: {\"type\": \"feedback\", \"controller\": …}")))
+            return
+        }
+        if let problem = feedback.problem {
+            try await outbound.writeTextMessage(try JSON.string(StreamError(.badMessage, problem)))
+            return
+        }
+        await platform.hub.publish(room: ControllerFeedback.key(room: room, controller: feedback.controller), json: try JSON.string(feedback))
+    }
+
     func register(webSocket router: Router<AppContext>) {
         router.socket("/api/v1/rooms/{code}/events", name: "watcher", pool: .watchers, platform: platform) { _, context in
             let code = try context.parameters.require("code").uppercased()
@@ -70,9 +88,21 @@ struct RoomRoutes {
             defer { cancel() }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    // Reading keeps the connection's pings and close handshake going; the
-                    // watcher sends nothing that matters.
-                    for try await _ in inbound.boundedMessages(maxSize: 4096) {}
+                    // Reading keeps the connection's pings and close handshake going, and
+                    // carries the big screen's feedback to its phones.
+                    var window = (second: ContinuousClock.now, count: 0)
+                    for try await message in inbound.boundedMessages(maxSize: 4096) {
+                        let now = ContinuousClock.now
+                        if now - window.second > .seconds(1) { window = (now, 0) }
+                        window.count += 1
+                        guard window.count <= Self.feedbackPerSecond else {
+                            if window.count == Self.feedbackPerSecond + 1 {
+                                try await outbound.writeTextMessage(try JSON.string(StreamError(.badMessage, "at most \(Self.feedbackPerSecond) feedback messages a second; the rest of this second's are dropped")))
+                            }
+                            continue
+                        }
+                        try await relayFeedback(message, room: code, outbound: outbound)
+                    }
                 }
                 group.addTask {
                     for await message in messages { try await outbound.writeTextMessage(message) }

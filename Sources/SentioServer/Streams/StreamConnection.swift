@@ -28,7 +28,9 @@ struct StreamConnection {
             let idle = Duration.milliseconds(Int64(platform.limits.streamIdleSeconds * 1000))
             try await watchIdle(after: idle, outbound: outbound) { last in
                 if kind == .motion {
-                    try await runMotion(inbound: inbound, outbound: outbound, room: room, last: last)
+                    try await withFeedback(room: room, outbound: outbound) {
+                        try await runMotion(inbound: inbound, outbound: outbound, room: room, last: last)
+                    }
                 } else {
                     try await runImages(inbound: inbound, outbound: outbound, room: room, last: last)
                 }
@@ -56,6 +58,21 @@ struct StreamConnection {
         }
         await platform.hub.publish(room: code, json: try JSON.string(RoomEvent(event: "joined", stream: kind.rawValue, controller: controller)))
         return code
+    }
+
+    /// Runs `body` while the big screen's ``ControllerFeedback`` for this phone (its room and
+    /// `controller` id) is written to the phone's socket beside the stream's own replies.
+    private func withFeedback(room: String?, outbound: WebSocketOutboundWriter, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        guard let room else { try await body(); return }
+        let (feedback, cancel) = platform.hub.watch(room: ControllerFeedback.key(room: room, controller: controller))
+        defer { cancel() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await message in feedback { try await outbound.writeTextMessage(message) }
+            }
+            try await body()
+            group.cancelAll()
+        }
     }
 
     private func runImages(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, room: String?, last: LastMessage) async throws {
