@@ -12,7 +12,8 @@ public struct BoardPoint: Codable, Sendable, Equatable {
 /// `together` × the hand's size; they must part by more than `apart` × it to lift, the same
 /// hysteresis as the pinch), and the stroke follows their midpoint, smoothed (an exponential
 /// filter, `smoothing` of the new point per frame) with gaps from fast movement filled (points
-/// every `step` along a jump, up to `maxGap`; a longer jump starts a new stroke).
+/// every `step` along a jump, up to `maxGap`; a longer jump starts a new stroke). It sees only the
+/// gap: `GestureBoard` feeds it only while the two fingers are straight, as curled ones touch too.
 public struct AirBoard: Sendable {
     public var together = 0.25
     public var apart = 0.35

@@ -112,6 +112,7 @@ actor ImageStreamWorker {
             process = { image, time in
                 let observed = try session.process(image, time: time).hands.first
                 return board.value.update(hand: observed.map { $0.landmarks.map { BoardPoint($0.x, $0.y) } }, indexCurled: observed?.indexCurled ?? false,
+                                          penFingersStraight: observed?.penFingersStraight ?? false,
                                           imageWidth: image.width, imageHeight: image.height, time: time)
             }
             resetSession = { session.reset(); board.value = GestureBoard() }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How far the index finger reaches out: its tip's distance from its knuckle (MCP) over the
+/// How far the index finger reaches out (``FingerReach`` for the index): its tip's distance from its knuckle (MCP) over the
 /// length of its first bone (MCP → PIP), in the hand's 3-D world coordinates, so neither the
 /// hand's size nor its turn towards the camera changes it.
 ///
@@ -21,15 +21,7 @@ public enum IndexReach {
 
     /// The reach of the index in `world` (21 joints, MediaPipe's order), or nil when the first
     /// bone has no length (a constructed hand) or a coordinate is not finite.
-    public static func of(world: [Point3]) -> Double? {
-        guard world.count == 21 else { return nil }
-        func distance(_ a: HandJoint, _ b: HandJoint) -> Double {
-            let p = world[a.rawValue], q = world[b.rawValue]
-            return ((p.x - q.x) * (p.x - q.x) + (p.y - q.y) * (p.y - q.y) + (p.z - q.z) * (p.z - q.z)).squareRoot()
-        }
-        let bone = distance(.indexMCP, .indexPIP), reach = distance(.indexMCP, .indexTip) / bone
-        return bone > 1e-6 && reach.isFinite ? reach : nil
-    }
+    public static func of(world: [Point3]) -> Double? { FingerReach.of(.index, world: world) }
 
     /// True when the index is curled back to the palm (unknown reach: false).
     public static func isCurled(world: [Point3]) -> Bool { of(world: world).map { $0 < curled } ?? false }

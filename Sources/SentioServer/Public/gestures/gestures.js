@@ -57,15 +57,23 @@ function show(o, marker, serverMs, roundTrip) {
                        points: o.strokes.reduce((n, s) => n + s.length, 0),
                        lastPoint: o.strokes.length ? o.strokes[o.strokes.length - 1].slice(-1)[0] : null,
                        fingers: o.hand.length ? [(o.hand[8][0] + o.hand[12][0]) / 2, (o.hand[8][1] + o.hand[12][1]) / 2] : null,
-                       digit: o.digit ? o.digit.digit : null, event: o.event });
+                       digit: o.digit ? o.digit.digit : null, sure: o.digit ? o.digit.sure : null, event: o.event });
   if (state.replies.length > 5000) state.replies.shift();
   $("pinch").textContent = heart ? "♥ held" : o.hand.length ? "open" : "no hand";
   $("pen").textContent = o.pen ? "writing" : "lifted";
   $("server-ms").textContent = `${Math.round(serverMs)} ms`;
-  $("digit").textContent = o.digit ? String(o.digit.digit) : "–";
-  $("digit-score").textContent = o.digit ? `score ${o.digit.score.toFixed(2)} (next: ${o.digit.second})` : "";
+  showDigit(o.digit);
   if (o.event === "cleared") say("Cleared by a double pinch.", "ok");
   draw(o, heart);
+}
+
+// A close call (the runner-up nearly as near as the winner: `sure` false) is no answer: the page
+// names both digits rather than guess.
+function showDigit(d) {
+  $("digit").textContent = !d ? "–" : d.sure ? String(d.digit) : `not sure — ${d.digit} or ${d.second}?`;
+  $("digit").classList.toggle("unsure", Boolean(d && !d.sure));
+  $("digit-score").textContent = !d ? "" : d.sure ? `score ${d.score.toFixed(2)} (next: ${d.second})`
+    : `scores ${d.score.toFixed(2)} and ${d.secondScore.toFixed(2)}`;
 }
 
 function draw(o, heart) {
