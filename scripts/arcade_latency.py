@@ -47,10 +47,14 @@ class NoDesktop:
     async def __anext__(self): await asyncio.sleep(3600); raise StopAsyncIteration
 
 
-async def pair(ws_base, code, seconds, warmup, hz, latencies, counts, page=False):
-    watcher = NoDesktop() if page else websockets.connect(f"{ws_base}/api/v1/rooms/{code}/events", ping_interval=None, compression=None)
+async def pair(ws_base, code, seconds, warmup, hz, latencies, counts, page=False, source="127.0.0.1"):
+    # Each pair's phone and desktop connect from their own loopback address (`source`): the
+    # server admits at most 16 guest streams per address (docs/hardening.md), as a lecture hall's
+    # phones would each have their own.
+    local = {"local_addr": (source, 0)} if ws_base.startswith("ws://127.") else {}
+    watcher = NoDesktop() if page else websockets.connect(f"{ws_base}/api/v1/rooms/{code}/events", ping_interval=None, compression=None, **local)
     async with watcher as desktop:
-        async with websockets.connect(f"{ws_base}/api/v1/stream/motion?room={code}", ping_interval=None, compression=None) as phone:
+        async with websockets.connect(f"{ws_base}/api/v1/stream/motion?room={code}", ping_interval=None, compression=None, **local) as phone:
             start = time.perf_counter()
             measuring_from = time.time() * 1000 + warmup * 1000
 
@@ -126,8 +130,8 @@ async def main():
     else:
         codes = [open_room(http) for _ in range(args.pairs)]
     cpu0, wall0 = (cpu_seconds(server.pid) if server else None), time.perf_counter()
-    await asyncio.gather(*(pair(ws_base, code, args.seconds, args.warmup, args.hz, latencies, counts, page=(args.page and i == 0))
-                           for i, code in enumerate(codes)))
+    await asyncio.gather(*(pair(ws_base, code, args.seconds, args.warmup, args.hz, latencies, counts, page=(args.page and i == 0),
+                                source=f"127.0.1.{10 + i}") for i, code in enumerate(codes)))
     page_figures = {}
     if page:
         frames = sorted(await page.evaluate("window.sentioArcade.frameLatency"))

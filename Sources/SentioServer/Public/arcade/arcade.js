@@ -380,13 +380,13 @@ function recentre(player) {
 function hud() {
   const players = [...state.players.values()].sort((a, b) => a.slot - b.slot);
   const text = (p) => state.game === "plane" ? `${p.plane.rings} ring${p.plane.rings === 1 ? "" : "s"}${p.plane.clouds ? ` · ${p.plane.clouds} cloud${p.plane.clouds === 1 ? "" : "s"}` : ""}`
-    : `${p.ball.baskets} of ${p.ball.throws}`;
+    : `${p.ball.baskets} basket${p.ball.baskets === 1 ? "" : "s"} of ${p.ball.throws}`;
   const line = players.map((p) => (players.length > 1 || state.mode === "desktop" ? `${p.name} ${text(p)}` : text(p))).join("  ·  ");
   for (const p of players) {
     const item = document.querySelector(`#players [data-player="${p.id}"] .points`);
     if (item) item.textContent = state.game === "cube" ? "" : text(p);
   }
-  return state.game === "basketball" && !players.length ? "0 of 0" : line;
+  return state.game === "basketball" && !players.length ? "0 baskets of 0" : line;
 }
 
 let previousFrame = performance.now();
@@ -407,7 +407,10 @@ function frame(now) {
   if (wasPaused && !state.paused) say("status", state.mode === "solo" ? "Playing." : `Playing: ${state.players.size} player${state.players.size === 1 ? "" : "s"}.`, "ok");
   const showPause = state.paused && state.observations > 0;
   $("paused").classList.toggle("hidden", !(showPause || (state.mode === "solo" && state.observations === 0)));
-  if (showPause) $("paused").textContent = "Paused: the phone stopped sending. It resumes when the phone does.";
+  if (showPause) {
+    $("paused").textContent = state.players.size > 1 ? "Paused: the phones stopped sending. Play resumes when one does."
+      : "Paused: the phone stopped sending. It resumes when the phone does.";
+  }
   if (state.fresh && state.lastSentAt !== undefined) {
     // Sample timestamp (the phone's clock) → this frame (the desktop's): the same clock on one machine.
     const ms = Date.now() - state.lastSentAt;
