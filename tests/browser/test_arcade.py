@@ -57,6 +57,8 @@ def open_pair(browser, server, game):
 def join_phone(browser, server, path, **reading):
     phone = browser.new_context(bypass_csp=True, viewport=SIZES["phone"])
     handset = phone.new_page()
+    # Vibrations the page asks for, kept (headless Chromium has no vibrator to feel).
+    handset.add_init_script("navigator.vibrate = (pattern) => { (window.vibrations ||= []).push(pattern); return true; };")
     put = sensors(phone, handset, **reading)
     handset.goto(server + path)
     handset.get_by_role("button", name="Start the motion sensors").click()
@@ -167,6 +169,8 @@ def test_arcade_flicks_aim_the_throw(browser, server):
     # The phone heard about its last throw, in its colour.
     assert feedback and feedback["colour"] == "#4f46e5" and feedback["player"] == 1 and feedback["game"] == "basketball", feedback
     assert feedback["score"] == 2, feedback
+    # It vibrated for each basket (the pattern the big screen sends with a basket).
+    assert handset.evaluate("(window.vibrations || []).filter((p) => JSON.stringify(p) === '[80,60,160]').length") == 2
     assert not errors, errors
     phone.close(); desktop.close()
 
@@ -279,6 +283,11 @@ def test_arcade_two_phones_fly_two_planes(browser, server):
     moved = {n: x - dict(start)[n] for n, x, _, _ in end}
     assert moved[1] * moved[2] < 0 and abs(moved[1]) > 0.1 and abs(moved[2]) > 0.1, moved
     assert sorted((p["player"], p["colour"]) for p in pads) == [(1, "#4f46e5"), (2, "#d92d3a")], pads
+    # A game chosen again starts afresh: planes back at their start, every count at zero.
+    screen.get_by_text("Basketball", exact=True).click()
+    screen.get_by_text("Plane", exact=True).click()
+    fresh = screen.evaluate("[...window.sentioArcade.players.values()].map((p) => [p.plane.rings, p.plane.clouds, p.ball.throws, p.plane.y])")
+    assert all(r == 0 and c == 0 and t == 0 for r, c, t, _ in fresh), fresh
     assert not errors, errors
     phone1.close(); phone2.close(); desktop.close()
 
