@@ -7,7 +7,7 @@ import json, math, pathlib, re, urllib.request
 
 import pytest
 
-from conftest import SIZES, blob_bytes, shoot
+from conftest import FIXTURES, SIZES, blob_bytes, shoot
 
 
 def post_still(server, body, content_type):
@@ -234,3 +234,57 @@ def test_guest_pages_are_quiet(browser, server):
         page.wait_for_timeout(1500)  # the page's first requests (some pages keep a socket or a poll open)
     assert not noise, "\n".join(noise)
     context.close()
+
+
+# Pages in the states a guest meets them, plus the arcade's three ways in.
+AXE_PAGES = GUEST_PAGES + ["/arcade/?mode=desktop", "/arcade/?mode=solo", "/arcade/?room=ABCDEF"]
+
+
+def axe_findings(page):
+    """axe-core (PyPI's axe-playwright-python, which carries axe-core's own script) on the page as
+    it is: its violations as (impact, rule id, how many elements, the first element)."""
+    from axe_playwright_python.sync_playwright import Axe
+    result = Axe().run(page)
+    return [(v["impact"], v["id"], len(v["nodes"]), v["nodes"][0]["target"]) for v in result.response["violations"]]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_axe_every_page(browser, server, iv_server, size):
+    """Accessibility (issue 36, item 4): axe-core on every page at phone and desktop size finds no
+    serious or critical violation; the lesser findings are printed for the record. The IV page
+    is also checked signed in with a screenshot read (its results card is most of what a player
+    sees)."""
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    serious, others = [], {}
+    def check(label):
+        for impact, rule, count, target in axe_findings(page):
+            if impact in ("serious", "critical"):
+                serious.append(f"{label}: {impact} {rule} ×{count} (first {target})")
+            else:
+                others[(impact, rule)] = others.get((impact, rule), 0) + 1
+    for path in AXE_PAGES:
+        page.goto(server + path)
+        page.wait_for_timeout(700)
+        check(path)
+    context.close()
+    # Signed in, with a read card.
+    context = browser.new_context(viewport=SIZES[size])
+    page = context.new_page()
+    page.goto(iv_server["url"] + "/account/")
+    page.get_by_label("User name").fill(iv_server["username"])
+    page.get_by_label("Password", exact=True).fill(iv_server["password"])
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_selector("#signed-in:not(.hidden)")
+    page.goto(iv_server["url"] + "/iv/")
+    page.set_input_files("#files", str(FIXTURES / "pogo" / "screens" / "chrisnoisel_android_28_11.png"))
+    page.locator(".iv-results[data-state]").first.wait_for(timeout=60000)
+    page.wait_for_timeout(500)
+    check("/iv/ (signed in, a card read)")
+    page.goto(iv_server["url"] + "/iv/collection.html")
+    page.wait_for_timeout(700)
+    check("/iv/collection.html (signed in)")
+    context.close()
+    print(f"\naxe ({size}): {len(AXE_PAGES) + 2} page states, {len(serious)} serious/critical; lesser findings: "
+          + (", ".join(f"{impact} {rule} on {n}" for (impact, rule), n in sorted(others.items())) or "none"))
+    assert not serious, "\n".join(serious)

@@ -214,8 +214,44 @@ def flow_gestures(browser, base, out):
     return True, "; ".join(f"{size}: {n} replies, a hand in ≥ 5" for size, n in results)
 
 
+AXE_RUN = """
+const done = arguments[arguments.length - 1];
+axe.run(document, { resultTypes: ['violations'] }).then((r) => done(r.violations.map((v) => [v.impact, v.id, v.nodes.length, String(v.nodes[0].target)])),
+                                                     (e) => done([['error', String(e), 0, '']]));
+"""
+
+
+def run_async(browser, script, *args):
+    if isinstance(browser, WebKit):
+        browser.driver.set_script_timeout(60)
+        return browser.driver.execute_async_script(script, *args)
+    return browser.m.execute_async_script(script, script_args=list(args), script_timeout=60000, sandbox=None)
+
+
+def flow_axe(browser, base, out):
+    """axe-core (the copy PyPI's axe-playwright-python carries) on every page a guest opens, at
+    desktop size, in this engine: no serious or critical violation."""
+    import axe_playwright_python
+    from test_pages import AXE_PAGES
+    with open(os.path.join(os.path.dirname(axe_playwright_python.__file__), "axe.min.js")) as f:
+        source = f.read()
+    browser.size(*star_map.SIZES["desktop"])
+    serious, lesser = [], 0
+    for path in AXE_PAGES:
+        browser.go(base + path)
+        time.sleep(0.7)
+        browser.js(source + "; return true;")
+        for impact, rule, count, target in run_async(browser, AXE_RUN):
+            if impact in ("serious", "critical", "error"):
+                serious.append(f"{path}: {impact} {rule} ×{count} ({target})")
+            else:
+                lesser += 1
+    return not serious, f"{len(AXE_PAGES)} pages: {len(serious)} serious/critical, {lesser} lesser" + ("; " + "; ".join(serious[:4]) if serious else "")
+
+
 FLOWS = [("iv: sign in, scan a screenshot", flow_iv), ("arcade: the phone alone (a flick)", flow_arcade_solo),
-         ("arcade: big screen, a phone's plane", flow_arcade_big_screen), ("gestures: camera → hand", flow_gestures)]
+         ("arcade: big screen, a phone's plane", flow_arcade_big_screen), ("gestures: camera → hand", flow_gestures),
+         ("axe: every page", flow_axe)]
 
 
 def main():
