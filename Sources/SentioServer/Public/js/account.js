@@ -62,7 +62,22 @@ export async function errorMessage(response) {
  * unsafe methods when signed in, JSON (or null for 204) out, an APIError with the server's
  * message when the answer is not 2xx, and a readable one when the network fails.
  */
-export async function api(path, { method = "GET", json, body, type, headers = {}, raw = false } = {}) {
+/** How long `api` waits out a refusal that says when to come back (issue 36, item 6): a 429 or
+ *  503 with `Retry-After` of at most `MAX_WAIT` seconds is tried again after it, up to
+ *  `MAX_TRIES` times in all. The server refuses such requests before doing their work (its
+ *  admission by cost, its pools, its deadlines), so asking again is safe. Sign-in and password
+ *  requests are never repeated: their refusals count wrong passwords, and a person decides. */
+const RETRY = { MAX_WAIT: 10, MAX_TRIES: 4 };
+
+function retryAfter(response, path, attempt) {
+  if (![429, 503].includes(response.status) || attempt >= RETRY.MAX_TRIES || path.startsWith("/api/v1/session")) return null;
+  const seconds = Number(response.headers.get("Retry-After"));
+  return Number.isFinite(seconds) && seconds >= 0 && seconds <= RETRY.MAX_WAIT ? seconds : null;
+}
+
+/** Calls the API; resolves to its JSON (or the response when `raw`), rejects with an APIError
+ *  saying why. `onWait(seconds)` is told when a busy server asked to wait (see RETRY). */
+export async function api(path, { method = "GET", json, body, type, headers = {}, raw = false, onWait = () => {} } = {}) {
   if (!path.startsWith("/api/v1/session")) {
     // A user who must choose a password first is on the way to the account page (session()
     // sends them): the server would refuse anything else, so nothing else is asked.
@@ -82,10 +97,17 @@ export async function api(path, { method = "GET", json, body, type, headers = {}
     if (current?.csrfToken) init.headers["X-CSRF-Token"] = current.csrfToken;
   }
   let response;
-  try {
-    response = await fetch(path, init);
-  } catch {
-    throw new APIError(navigator.onLine === false ? "You are offline." : "The server could not be reached.", 0);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      response = await fetch(path, init);
+    } catch {
+      throw new APIError(navigator.onLine === false ? "You are offline." : "The server could not be reached.", 0);
+    }
+    const wait = retryAfter(response, path, attempt);
+    if (wait === null) break;
+    onWait(wait);
+    // A little spread, so requests refused together do not all come back in the same instant.
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000 + Math.random() * 250));
   }
   if (!response.ok) throw new APIError(await errorMessage(response), response.status);
   if (raw) return response;
