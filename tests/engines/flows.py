@@ -74,10 +74,10 @@ def fill(browser, element_id, value):
         for (const kind of ['input', 'change']) e.dispatchEvent(new Event(kind, {bubbles: true}));""", element_id, value)
 
 
-def sign_in(browser, base):
+def sign_in(browser, base, who=PLAYER):
     browser.go(base + "/account/")
     browser.until("!document.getElementById('sign-in').classList.contains('hidden')", what="the sign-in form")
-    fill(browser, "username", PLAYER["username"]); fill(browser, "password", PLAYER["password"])
+    fill(browser, "username", who["username"]); fill(browser, "password", who["password"])
     browser.js("document.getElementById('sign-in-button').click()")
     browser.until("!document.getElementById('signed-in').classList.contains('hidden')", what="signed in")
 
@@ -214,6 +214,44 @@ def flow_gestures(browser, base, out):
     return True, "; ".join(f"{size}: {n} replies, a hand in ≥ 5" for size, n in results)
 
 
+ADMIN = {"username": "root.admin", "password": "admin pass for engines 1"}
+YALE = "faces/identity/Yale_subject04/yale_subject04_{}.png"
+
+
+def submit(browser, form_id):
+    browser.js("document.getElementById(arguments[0]).requestSubmit()", form_id)
+
+
+def flow_attendance_admin(browser, base, out):
+    """The administrator's page: sign in, add a student, enrol three photos of her face (each
+    through the quality gate), create a course."""
+    browser.size(*star_map.SIZES["desktop"])
+    sign_in(browser, base, ADMIN)
+    browser.go(base + "/attendance/admin.html")
+    browser.until("!document.getElementById('work').classList.contains('hidden')", what="the administrator's page")
+    user = f"{browser.name}.student"
+    fill(browser, "p-username", user); fill(browser, "p-name", f"Student in {browser.name}")
+    browser.js("const r = document.getElementById('p-role'); r.value = 'student'; r.dispatchEvent(new Event('change', {bubbles: true}));")
+    fill(browser, "p-password", "student pass for engines 1")
+    submit(browser, "new-person")
+    browser.until(f"document.querySelector(\"#people tr[data-username='{user}'] button\") !== null", what="the new student's row")
+    browser.js(f"document.querySelector(\"#people tr[data-username='{user}'] button\").click()")
+    browser.until("!document.getElementById('enrol').classList.contains('hidden')", what="the enrolment panel")
+    photos = [os.path.abspath(os.path.join(FIXTURES, YALE.format(kind))) for kind in ("glasses", "happy", "centerlight")]
+    browser.upload("enrol-files", "\n".join(photos))
+    browser.js("document.getElementById('enrol-go').click()")
+    results = browser.until("document.querySelectorAll('#enrol-results li.ok, #enrol-results li.bad').length === 3 && "
+                            "[...document.querySelectorAll('#enrol-results li')].map((li) => li.className)", timeout=120, what="three enrolment results")
+    browser.shoot(out, "attendance-admin-enrol-desktop")
+    fill(browser, "c-code", {"webkit": "WK101", "firefox": "FF101"}[browser.name]); fill(browser, "c-title", f"Engines in {browser.name}")
+    submit(browser, "new-course")
+    browser.until("!document.getElementById('course').classList.contains('hidden')", what="the new course")
+    browser.size(*star_map.SIZES["phone"]); time.sleep(0.5)
+    browser.shoot(out, "attendance-admin-course-phone")
+    ok = results.count("ok") == 3
+    return ok, f"student added; photos enrolled: {results.count('ok')} of 3; course created"
+
+
 AXE_RUN = """
 const done = arguments[arguments.length - 1];
 axe.run(document, { resultTypes: ['violations'] }).then((r) => done(r.violations.map((v) => [v.impact, v.id, v.nodes.length, String(v.nodes[0].target)])),
@@ -251,7 +289,7 @@ def flow_axe(browser, base, out):
 
 FLOWS = [("iv: sign in, scan a screenshot", flow_iv), ("arcade: the phone alone (a flick)", flow_arcade_solo),
          ("arcade: big screen, a phone's plane", flow_arcade_big_screen), ("gestures: camera → hand", flow_gestures),
-         ("axe: every page", flow_axe)]
+         ("attendance: the administrator enrols a student", flow_attendance_admin), ("axe: every page", flow_axe)]
 
 
 def main():
@@ -264,8 +302,9 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     binary = os.path.abspath(args.bin)
     data = tempfile.mkdtemp(prefix="sentio-flows-")
-    subprocess.run([binary, "admin", "create", "--username", PLAYER["username"], "--role", "player", "--data-dir", data],
-                   input=PLAYER["password"] + "\n", text=True, check=True, capture_output=True)
+    for who, role in ((PLAYER, "player"), (ADMIN, "admin")):
+        subprocess.run([binary, "admin", "create", "--username", who["username"], "--role", role, "--data-dir", data],
+                       input=who["password"] + "\n", text=True, check=True, capture_output=True)
     server, base = star_map.start_server(binary, data, args.pages)
     table, failures = [], 0
     try:
