@@ -16,11 +16,16 @@ export function cameraSense(level, view, el) {
   let running = false, inFlight = false, lastSent = 0, timer = 0, lastDetail = null, lastReply = null;
   const darkLevel = level.id === "dark";
   const isFace = level.sense === "face";
+  // Things are shown to the camera on the far side of a phone (the fruit level): the rear
+  // camera where there is one (an ideal, so a laptop's only camera still opens), not mirrored —
+  // the overlay draws only the scores there, nothing placed on the picture.
+  const rear = level.sense === "objects";
 
   async function start() {
     view.wait("camera", { icon: "◉", text: "Starting the camera… Allow it when the browser asks." });
     try {
-      await openCamera(el.video);
+      await openCamera(el.video, rear ? "environment" : "user");
+      if (rear) { el.video.style.transform = "none"; el.video.setAttribute("aria-label", "Camera"); }
     } catch (error) {
       view.wait("camera", { icon: "⚠", text: error.message, actions: [actionButton("Try again", start, true)] });
       return;

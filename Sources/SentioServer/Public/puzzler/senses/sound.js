@@ -14,6 +14,11 @@ export function soundSense(level, view, el) {
       view.wait("microphone", { icon: "♪", text: "The microphone needs a secure page: open the https:// address." });
       return;
     }
+    // The audio context is made and resumed in the tap itself (this runs from the Start button):
+    // Safari on an iPhone keeps a context made after an await — here, the permission prompt —
+    // suspended, and the microphone's samples would never flow.
+    context ??= new AudioContext();
+    const resumed = context.state === "suspended" ? context.resume().catch(() => {}) : Promise.resolve();
     view.wait("microphone", { icon: "♪", text: "Starting the microphone… Allow it when the browser asks." });
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: { autoGainControl: false, noiseSuppression: false, echoCancellation: false, channelCount: 1 }, video: false });
@@ -24,7 +29,7 @@ export function soundSense(level, view, el) {
       view.wait("microphone", { icon: "♪", text, actions: [actionButton("Try again", start, true)] });
       return;
     }
-    context = new AudioContext();
+    await resumed;
     if (context.state === "suspended") await context.resume();
     const rate = context.sampleRate, chunk = Math.round(rate / 10);
     const source = context.createMediaStreamSource(stream);
