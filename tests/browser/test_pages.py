@@ -183,16 +183,21 @@ def test_safe_next(browser, server):
     context.close()
 
 
-def test_signed_in_user_opens_rooms(browser, iv_server):
-    """Issue 35: the pairing page and the arcade opened rooms with a raw fetch that left out the
-    CSRF token, so a signed-in user got 403; only guests had been tried."""
-    context = browser.new_context(bypass_csp=True, viewport=SIZES["desktop"])
-    page = context.new_page()
+def sign_in_player(page, iv_server):
+    """Signs the IV fixture's player in on the account page."""
     page.goto(iv_server["url"] + "/account/")
     page.get_by_label("User name").fill(iv_server["username"])
     page.get_by_label("Password", exact=True).fill(iv_server["password"])
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_selector("#signed-in:not(.hidden)")
+
+
+def test_signed_in_user_opens_rooms(browser, iv_server):
+    """Issue 35: the pairing page and the arcade opened rooms with a raw fetch that left out the
+    CSRF token, so a signed-in user got 403; only guests had been tried."""
+    context = browser.new_context(bypass_csp=True, viewport=SIZES["desktop"])
+    page = context.new_page()
+    sign_in_player(page, iv_server)
     page.goto(iv_server["url"] + "/pair/")
     page.get_by_role("button", name="Use the phone's camera").click()
     page.wait_for_function("document.getElementById('code').textContent.length === 6")
@@ -271,11 +276,7 @@ def test_axe_every_page(browser, server, iv_server, size):
     # Signed in, with a read card.
     context = browser.new_context(viewport=SIZES[size])
     page = context.new_page()
-    page.goto(iv_server["url"] + "/account/")
-    page.get_by_label("User name").fill(iv_server["username"])
-    page.get_by_label("Password", exact=True).fill(iv_server["password"])
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_selector("#signed-in:not(.hidden)")
+    sign_in_player(page, iv_server)
     page.goto(iv_server["url"] + "/iv/")
     page.set_input_files("#files", str(FIXTURES / "pogo" / "screens" / "chrisnoisel_android_28_11.png"))
     page.locator(".iv-results[data-state]").first.wait_for(timeout=60000)
