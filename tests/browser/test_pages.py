@@ -311,3 +311,43 @@ def test_api_waits_out_the_servers_limits(browser, server):
     assert result["opened"] == 45, result
     assert result["waits"] > 0, "the limit was never met: the test proves nothing"
     context.close()
+
+
+def test_installable(browser, server):
+    """Installable pages (issue 36, item 5): the manifests (the whole app standalone, the kiosk and
+    the arcade full screen) with icons that load; the service worker keeps the shell — the home
+    page opens offline once seen — and never an API answer."""
+    manifests = {}
+    for path in ["/manifest.webmanifest", "/attendance/kiosk.webmanifest", "/arcade/arcade.webmanifest"]:
+        with urllib.request.urlopen(server + path, timeout=10) as response:
+            manifests[path] = json.loads(response.read())
+        m = manifests[path]
+        assert m["start_url"].startswith(m["scope"]) and m["name"] and m["short_name"], m
+        for icon in m["icons"]:
+            with urllib.request.urlopen(server + icon["src"], timeout=10) as response:
+                assert response.status == 200 and response.headers["Content-Type"].startswith("image/"), icon
+        assert any(i.get("purpose") == "maskable" for i in m["icons"]) and any(i["sizes"] == "512x512" for i in m["icons"])
+    assert manifests["/manifest.webmanifest"]["display"] == "standalone"
+    assert manifests["/attendance/kiosk.webmanifest"]["display"] == "fullscreen"
+    assert manifests["/arcade/arcade.webmanifest"]["display"] == "fullscreen"
+
+    context = browser.new_context(viewport=SIZES["phone"])
+    page = context.new_page()
+    page.goto(server + "/")
+    assert page.evaluate("document.querySelector('link[rel=manifest]').href").endswith("/manifest.webmanifest")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    # Pages that ask the API while open: their answers must not be kept.
+    for path in ["/iv/species.html?name=Pidgey", "/arcade/?mode=desktop", "/"]:
+        page.goto(server + path)
+        page.wait_for_timeout(800)
+    kept = page.evaluate("""async () => { const keys = [];
+        for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) keys.push(new URL(r.url).pathname);
+        return keys; }""")
+    print(f"\nservice worker: {len(kept)} responses kept: {sorted(set(kept))[:12]}…")
+    assert "/" in kept and "/css/sentio.css" in kept
+    assert not [k for k in kept if k.startswith("/api/")], kept
+    # Offline, the home page still opens from the kept shell.
+    context.set_offline(True)
+    page.goto(server + "/")
+    assert page.locator("h1").first.inner_text()
+    context.close()
