@@ -110,3 +110,16 @@ if USER:
         def set(self, case, data, ctx):
             case.cookies = {**(case.cookies or {}), "sentio_session": data["cookie"]}
             case.headers = {**(case.headers or {}), "X-CSRF-Token": data["csrf"]}
+
+
+@schemathesis.hook
+def filter_failure(context, failure, case, response):
+    """A player has one meteor round at a time: starting a round ends the player's others
+    (Puzzler's `startRound` deletes them), so a claim on a round that a newer one ended is rightly
+    404. The stateful phase starts rounds in any order and reads that 404 as a created resource gone
+    missing (ST302). The per-operation switch in schemathesis.toml did not stop it in the stateful
+    phase (a run on 2026-11-28 still reported it), so the failure is dropped here, for this one
+    operation and this one check."""
+    if getattr(failure, "code", None) == "ST302" and case.operation.path.endswith("/puzzler/meteors/{round}"):
+        return False
+    return True
