@@ -353,3 +353,39 @@ def test_installable(browser, server):
     page.goto(server + "/")
     assert page.locator("h1").first.inner_text()
     context.close()
+
+
+def test_keyboard_only_sign_in_and_typed_entry(browser, iv_server):
+    """Keyboard alone (issue 36, item 4): a player signs in and types a Pokémon in by hand on the
+    IV page without a pointer — Tab to each control, type, Enter or Space — and gets its
+    combinations; the focused control is visibly outlined at each stop."""
+    context = browser.new_context(viewport=SIZES["desktop"])
+    page = context.new_page()
+    page.goto(iv_server["url"] + "/account/")
+    page.wait_for_selector("#sign-in:not(.hidden)")
+    def tab_to(selector, limit=40):
+        for _ in range(limit):
+            page.keyboard.press("Tab")
+            if page.evaluate("(s) => document.activeElement?.matches(s)", selector):
+                outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+                assert outline not in ("none", ""), f"{selector} has focus but no visible outline"
+                return
+        raise AssertionError(f"Tab never reached {selector}")
+    tab_to("#username"); page.keyboard.type(iv_server["username"])
+    tab_to("#password"); page.keyboard.type(iv_server["password"]); page.keyboard.press("Enter")
+    page.wait_for_selector("#signed-in:not(.hidden)")
+    page.goto(iv_server["url"] + "/iv/")
+    tab_to("#trainer-level"); page.keyboard.type("40")
+    tab_to("#by-hand"); page.keyboard.press("Enter")
+    page.wait_for_selector("article.iv-card")
+    card = "article.iv-card"
+    from test_iv import typed_pidgey  # a 15/15/15 Pidgey at level 20, from the game data
+    pidgey = typed_pidgey(iv_server["url"])
+    for name, value in pidgey.items():
+        tab_to(f"{card} .iv-field-{name} input"); page.keyboard.type(str(value))
+    page.keyboard.press("Tab")
+    page.locator(f"{card} .iv-results[data-state='ready']").wait_for(timeout=20000)
+    count = page.locator(f"{card} .iv-results").get_attribute("data-count")
+    print(f"\nkeyboard only: signed in, typed {pidgey} → {count} combinations")
+    assert int(count) > 0
+    context.close()
