@@ -21,6 +21,17 @@ public enum Fixtures {
         return url.path
     }
 
+    /// The labelled hand photos of `faces/hands.tsv` under `fixtures` (the folder
+    /// ``required(_:sourceLocation:)`` gave): each photo's path and its gesture label, in the
+    /// table's order. Four suites read the table (hand shapes, index reach, the pen, the V-sign level).
+    public static func labelledHands(in fixtures: String) throws -> [(path: String, file: String, label: String)] {
+        let table = try String(contentsOfFile: fixtures + "/faces/hands.tsv", encoding: .utf8)
+        return table.split(whereSeparator: \.isNewline).dropFirst().compactMap { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return fields.count >= 2 ? (fixtures + "/faces/" + fields[0], fields[0], fields[1]) : nil
+        }
+    }
+
     /// Every PNG and JPEG below `directory`, sorted.
     public static func images(under directory: String) -> [String] {
         guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }

@@ -94,12 +94,11 @@ struct PhotoTests {
         #expect(try Self.play(try LevelPlayer(level: .hand, store: ModelStore()), [(victory, 15)]).solvedAt != nil)
         // Every photo hands.tsv calls an open palm, four fingers or pointing up: none is a V.
         let root = try Fixtures.required("faces/hands.tsv")
-        let rows = try String(contentsOfFile: root + "/faces/hands.tsv", encoding: .utf8).split(whereSeparator: \.isNewline).map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
-        let others = rows.filter { $0.count > 1 && ["open_palm", "pointing_up"].contains($0[1]) || $0.count > 1 && $0[1].hasPrefix("four") }.map { String($0[0]) }
+        let others = try Fixtures.labelledHands(in: root).filter { ["open_palm", "pointing_up"].contains($0.label) || $0.label.hasPrefix("four") }
         #expect(others.count >= 10)
-        for name in others {
-            let result = try Self.play(try LevelPlayer(level: .hand, store: ModelStore()), [(try ImageIO.read(root + "/faces/" + name), 20)])
-            #expect(result.solvedAt == nil, "\(name) solved the V-sign level")
+        for photo in others {
+            let result = try Self.play(try LevelPlayer(level: .hand, store: ModelStore()), [(try ImageIO.read(photo.path), 20)])
+            #expect(result.solvedAt == nil, "\(photo.file) solved the V-sign level")
         }
     }
 

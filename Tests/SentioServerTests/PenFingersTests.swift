@@ -47,14 +47,8 @@ struct PenFingersTests {
           .requires(fixture: "faces/hands.tsv"), .requires(model: "palm_detection_full", "hand_landmark_full"))
     func labelledPhotos() throws {
         let fixtures = try Fixtures.required("faces/hands.tsv")
-        let table = try String(contentsOfFile: fixtures + "/faces/hands.tsv", encoding: .utf8)
         let landmarker = try HandLandmarker(maxHands: 1, threads: 1)
-        var photos: [(label: String, file: String, image: Image)] = []
-        for line in table.split(whereSeparator: \.isNewline).dropFirst() {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count >= 2 else { continue }
-            photos.append((fields[1], fields[0], try ImageIO.read(fixtures + "/faces/" + fields[0])))
-        }
+        var photos: [(label: String, file: String, image: Image)] = try Fixtures.labelledHands(in: fixtures).map { ($0.label, $0.file, try ImageIO.read($0.path)) }
         // John Oliver's right hand resting on the desk as a loose fist (the lower right of the photo).
         let desk = try ImageIO.read(fixtures + "/faces/hands/handtrackjs_7.jpg")
         photos.append(("fist", "hands/handtrackjs_7.jpg x 200–380, y 300–432", try desk.cropped(to: PixelRect(x: 200, y: 300, width: 180, height: 132))))

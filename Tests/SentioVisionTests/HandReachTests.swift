@@ -18,16 +18,14 @@ struct HandReachTests {
           .requires(fixture: "faces/hands.tsv"), .requires(model: "palm_detection_full", "hand_landmark_full"))
     func labelledPhotos() throws {
         let fixtures = try Fixtures.required("faces/hands.tsv")
-        let table = try String(contentsOfFile: fixtures + "/faces/hands.tsv", encoding: .utf8)
         let landmarker = try HandLandmarker(maxHands: 1, threads: 1)
         var judged = [HandShape: [Double]]()
-        for line in table.split(whereSeparator: \.isNewline).dropFirst() {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count >= 2, let want = HandShapeTests.labels[fields[1]], Self.curled.contains(want) || Self.extended.contains(want) else { continue }
-            guard let hand = try landmarker.hands(in: ImageIO.read(fixtures + "/faces/" + fields[0])).first, HandShape(hand) == want,
+        for photo in try Fixtures.labelledHands(in: fixtures) {
+            guard let want = HandShapeTests.labels[photo.label], Self.curled.contains(want) || Self.extended.contains(want) else { continue }
+            guard let hand = try landmarker.hands(in: ImageIO.read(photo.path)).first, HandShape(hand) == want,
                   let reach = IndexReach.of(world: hand.world) else { continue }
             judged[want, default: []].append(reach)
-            #expect(hand.indexCurled == Self.curled.contains(want), "\(fields[0]) (\(want)): reach \(reach)")
+            #expect(hand.indexCurled == Self.curled.contains(want), "\(photo.file) (\(want)): reach \(reach)")
         }
         print("index reach by shape: " + judged.sorted { $0.key.rawValue < $1.key.rawValue }
             .map { "\($0.key.rawValue) \($0.value.map { String(format: "%.2f", $0) }.joined(separator: " "))" }.joined(separator: "; "))

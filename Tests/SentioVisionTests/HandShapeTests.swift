@@ -15,16 +15,14 @@ struct HandShapeTests {
     @Test("static hand shapes on the labelled photos of hands.tsv: ≥ 85% right", .requires(fixture: "faces/hands.tsv"))
     func labelledPhotos() throws {
         let fixtures = try Fixtures.required("faces/hands.tsv")
-        let table = try String(contentsOfFile: fixtures + "/faces/hands.tsv", encoding: .utf8)
         let landmarker = try HandLandmarker(maxHands: 5, threads: 1)
         landmarker.pose = try PoseLandmarker(threads: 1)
         var right = 0, total = 0
-        for line in table.split(whereSeparator: \.isNewline).dropFirst() {
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count >= 2, let want = Self.labels[fields[1]] else { continue }
-            let shapes = try landmarker.hands(in: ImageIO.read(fixtures + "/faces/" + fields[0])).compactMap(HandShape.init)
+        for photo in try Fixtures.labelledHands(in: fixtures) {
+            guard let want = Self.labels[photo.label] else { continue }
+            let shapes = try landmarker.hands(in: ImageIO.read(photo.path)).compactMap(HandShape.init)
             total += 1
-            if shapes.contains(want) { right += 1 } else { print("hand shape: \(fields[0]) is \(want), found \(shapes)") }
+            if shapes.contains(want) { right += 1 } else { print("hand shape: \(photo.file) is \(want), found \(shapes)") }
         }
         let rate = Double(right) / Double(max(1, total))
         print("hand shapes: \(right) of \(total) labelled photos right (\(rate))")
