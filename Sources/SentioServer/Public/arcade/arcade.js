@@ -60,8 +60,9 @@ function addPlayer(id) {
 
 /** The player's plane and ball, fresh (a game that starts starts at zero). */
 function newGames(player) {
-  player.plane = new Plane({ drag: settings().drag, factor: settings().factor, deadZone: settings().deadZone, colour: player.colour, x: [0.5, 0.3, 0.7, 0.4][player.slot] });
-  player.ball = new Basketball({ speedPerG: settings().speedPerG, colour: player.colour });
+  const { drag, factor, deadZone, speedPerG } = settings();
+  player.plane = new Plane({ drag, factor, deadZone, colour: player.colour, x: [0.5, 0.3, 0.7, 0.4][player.slot] });
+  player.ball = new Basketball({ speedPerG, colour: player.colour });
 }
 
 function settings() {
@@ -302,7 +303,8 @@ function observe(message) {
   if (state.game === "plane") {
     const angles = euler(relative(o.quaternion, player.reference));
     const plane = player.plane;
-    Object.assign(plane, { drag: settings().drag, factor: settings().factor, deadZone: settings().deadZone });
+    const { drag, factor, deadZone } = settings();
+    Object.assign(plane, { drag, factor, deadZone });
     plane.steer(angles.pitch, angles.roll, dt);
     if (first) {
       state.planeLog.push({ time: o.time, pitch: angles.pitch, roll: angles.roll, dt, x: plane.x, y: plane.y, drag: plane.drag, factor: plane.factor, deadZone: plane.deadZone });
