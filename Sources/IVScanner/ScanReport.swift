@@ -29,6 +29,11 @@ public struct ScanReport: Encodable, Sendable, Equatable {
     /// Where the arc's dot sits, 0 at level 1 to 1 at the highest level (null: no arc found).
     public var arcFraction: Double?
     public var fields: [String: Field]
+    /// Whether the name, the candy and the numbers agree on the species and the date does not
+    /// change the IVs (``ScreenScan/isSure``): a page shows the card as read only then.
+    public var sure: Bool
+    /// What disagrees, for the player to settle (empty when sure, or when nothing was resolved).
+    public var doubts: [ScanDoubt]
 
     public init(_ result: ScreenScan) {
         let reading = result.reading, found = result.combinations
@@ -41,9 +46,11 @@ public struct ScanReport: Encodable, Sendable, Equatable {
         level = result.level
         arcFraction = reading.arc.map { ($0.fraction * 10000).rounded() / 10000 }
         fields = reading.fields.mapValues { Field(text: $0.text, confidence: $0.confidence, box: [$0.box.x, $0.box.y, $0.box.width, $0.box.height]) }
+        sure = result.isSure
+        doubts = result.doubts
     }
 
-    enum Key: String, CodingKey { case species, form, cp, hp, hpMax, stardustCost, candyCost, candyName, lucky, appraisal, levels, level, ivs, arcFraction, fields }
+    enum Key: String, CodingKey { case species, form, cp, hp, hpMax, stardustCost, candyCost, candyName, lucky, appraisal, levels, level, ivs, arcFraction, fields, sure, doubts }
 
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
@@ -53,5 +60,6 @@ public struct ScanReport: Encodable, Sendable, Equatable {
         try c.encode(hpMax, forKey: .hpMax); try c.encode(stardustCost, forKey: .stardustCost); try c.encode(levels, forKey: .levels)
         try c.encode(level, forKey: .level)
         try c.encode(ivs, forKey: .ivs); try c.encode(arcFraction, forKey: .arcFraction); try c.encode(fields, forKey: .fields)
+        try c.encode(sure, forKey: .sure); try c.encode(doubts, forKey: .doubts)
     }
 }

@@ -17,6 +17,9 @@ public struct ScreenReading: Sendable, Equatable {
     public var hp: Int?
     public var hpMax: Int?
     public var stardust: Int?
+    /// Other costs the stardust digits could be (a leading 1 that was the vial, or one more
+    /// digit): the scan tries them when the name's species does not fit `stardust`.
+    public var stardustAlternatives: [Int] = []
     /// The candy one power-up costs, as the button's row shows it.
     public var candyCost: Int?
     /// The candy the Evolve button asks for (12, 25, 50, 100, 200 or 400), when the screen has
@@ -201,12 +204,9 @@ public final class ScreenReader {
         var out = crop
         if lightText {
             let background = ScreenReader.opening(crop, size: max(5, glyphHeight.map { Int(Double($0) * scale) } ?? crop.height / 4))
-            for y in 0 ..< out.height {
-                for x in 0 ..< out.width {
-                    let v = Int(crop[x, y, 0]), rise = v - Int(background[y * crop.width + x])
-                    out[x, y, 0] = v >= white && rise > 6 ? 0 : 255
-                }
-            }
+            // Reach: a speckle's width in a JPEG's 8-pixel block, at the crop's scale.
+            out = ScreenReader.hysteresis(crop, background: background, strong: white,
+                                          weak: ScreenReader.lossy(crop, background: background) ? white - ScreenReader.lossyMargin : white)
         } else {
             let threshold = ScreenReader.otsu(crop.packedBytes)
             for y in 0 ..< out.height {
@@ -365,6 +365,63 @@ public final class ScreenReader {
                 if dy <= 0.05, abs((dx * dx + dy * dy).squareRoot() - 1) * arc.radius < halfWidth { binary[x, y, 0] = 255 }
             }
         }
+    }
+
+    /// How much darker than `white` a light glyph's pixel may be when it touches one that is
+    /// white: a JPEG (a screenshot sent through a messenger) leaves white digits speckled,
+    /// their strokes between 215 and 255 and their chroma bled into the sky's, where the
+    /// phone's own PNG has them at 255.
+    static let lossyMargin = 30
+
+    /// Light text on a light, uneven background, binarized (ink 0 on 255): a pixel is ink when
+    /// it rises more than 6 over `background` (the opening, `opening`) and is at least
+    /// `strong`, or at least `weak` and joined to such a pixel through others (hysteresis, as
+    /// in Canny's edges: the speckled strokes of a compressed screenshot stay whole, while a
+    /// pale patch of sky, nowhere `strong`, stays background). `weak` equal to `strong`: a
+    /// plain threshold.
+    static func hysteresis(_ gray: Image, background: [UInt8], strong: Int, weak: Int) -> Image {
+        let w = gray.width, h = gray.height
+        // 2: ink, 1: weak, 0: background.
+        var level = [UInt8](repeating: 0, count: w * h)
+        var stack: [Int] = []
+        for y in 0 ..< h {
+            for x in 0 ..< w {
+                let i = y * w + x, v = Int(gray[x, y, 0])
+                guard v - Int(background[i]) > 6 else { continue }
+                if v >= strong { level[i] = 2; stack.append(i) } else if v >= weak { level[i] = 1 }
+            }
+        }
+        while let i = stack.popLast() {
+            let x = i % w, y = i / w
+            for (dx, dy) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
+                let nx = x + dx, ny = y + dy
+                guard nx >= 0, nx < w, ny >= 0, ny < h else { continue }
+                let j = ny * w + nx
+                if level[j] == 1 { level[j] = 2; stack.append(j) }
+            }
+        }
+        var out = gray
+        for y in 0 ..< h { for x in 0 ..< w { out[x, y, 0] = level[y * w + x] == 2 ? 0 : 255 } }
+        return out
+    }
+
+    /// Whether light text in `gray` (a field's darkest channel, over its `background`) comes
+    /// from a lossy copy of the screen. The game draws its white text and lines at exactly 255,
+    /// and a phone's own screenshot keeps them so, scaled or not: of the pixels from 240 up
+    /// that rise over the background (text and lines, not a flat white sky, which a JPEG
+    /// keeps at 255 too), most are 255. A JPEG's colour conversion and quantisation leave few
+    /// of them at 255. Fewer than 50 such pixels (a dimmed screen) say nothing: not lossy.
+    static func lossy(_ gray: Image, background: [UInt8]) -> Bool {
+        var bright = 0, pure = 0
+        for y in 0 ..< gray.height {
+            for x in 0 ..< gray.width {
+                let v = Int(gray[x, y, 0])
+                guard v >= 240, v - Int(background[y * gray.width + x]) > 6 else { continue }
+                bright += 1
+                if v == 255 { pure += 1 }
+            }
+        }
+        return bright >= 50 && pure * 10 < bright * 3
     }
 
     /// min(R, G, B) per pixel, as a gray image.
@@ -560,8 +617,11 @@ public final class ScreenReader {
                 // The stardust icon before the digits reads as a 1 now and then: keep the
                 // longest tail of the digits that is a cost the game actually charges.
                 let costs = stardustCosts
-                reading.stardust = (0 ..< digits.count).lazy.compactMap { Int(digits.dropFirst($0)) }.first { costs.contains($0) }
-                    ?? (0 ..< digits.count).lazy.compactMap { Int(digits.dropLast($0)) }.first { costs.contains($0) }
+                let tails = (0 ..< digits.count).compactMap { Int(digits.dropFirst($0)) }.filter { costs.contains($0) }
+                let heads = (1 ..< max(1, digits.count)).compactMap { Int(digits.dropLast($0)) }.filter { costs.contains($0) }
+                let candidates = (tails + heads).reduce(into: [Int]()) { if !$0.contains($1) { $0.append($1) } }
+                reading.stardust = candidates.first
+                reading.stardustAlternatives = Array(candidates.dropFirst())
             }
             // The power-up's candy cost: further right on the same row, after the candy icon.
             let candyCostBox = PixelRect(x: centre + u(180), y: cy - u(60), width: u(200), height: u(120))

@@ -120,12 +120,39 @@ async function scan({ file, card }) {
   }
   if (!report.species || report.hpMax === null || report.hpMax === undefined) {
     status(card.status, `Could not read the ${unread.join(", ")}: type ${unread.length > 1 ? "them" : "it"} in below.`, "warn");
+  } else if (report.doubts?.length) {
+    fill(card, report, image);
+    showDoubts(card, report);
+    return;
   } else if (unread.length) {
     status(card.status, `Read, except the ${unread.join(", ")}. Check each value against its crop.`, "warn");
   } else {
     status(card.status, "Read. Check each value against its crop.", "ok");
   }
   fill(card, report, image);
+}
+
+/**
+ * A scan whose readings disagree (the name read is another species than the numbers fit, the
+ * candy another family, the date unknown where it changes the IVs): amber, the reasons, and a
+ * button for each other species to choose.
+ */
+function showDoubts(card, report) {
+  const others = [...new Set(report.doubts.filter((d) => d.kind !== "date").flatMap((d) => d.choices))]
+    .filter((name) => name !== report.species);
+  const buttons = others.map((name) => {
+    const use = h("button", { type: "button", class: "choice", text: `It is ${name}` });
+    use.addEventListener("click", () => {
+      card.form.inputs.species.value = name;
+      card.form.inputs.species.dispatchEvent(new Event("change", { bubbles: true }));
+      card.form.setForms(null).then(() => card.live.run());
+      status(card.status, `Species set to ${name}. Check each value against its crop.`, "ok");
+    });
+    return use;
+  });
+  card.status.className = "status warn";
+  card.element.dataset.doubts = report.doubts.map((d) => d.kind).join(" ");
+  card.status.replaceChildren(`Not sure: ${report.doubts.map((d) => d.message).join(" ")} `, ...buttons);
 }
 
 /** The card's form, results and save button (report null: typed by hand). */
