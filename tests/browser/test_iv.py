@@ -412,6 +412,23 @@ def test_iv_guest(browser, iv_server):
             assert dropped.locator(".iv-combos").count() == 0
         else:
             assert dropped.locator(".iv-field-species input").input_value() == "Magmar"
+    # Never confidently wrong (issue 38): a 2016 Snorlax without its date reads, but the 2016
+    # tables give other IVs than today's: the card is amber and says the date decides.
+    page.get_by_label("Screenshot taken on (optional)").fill("")
+    page.get_by_label("Screenshot taken on (optional)").dispatch_event("change")
+    snorlax = base64.b64encode((SCREENS / "bschlenk_snorlax.png").read_bytes()).decode()
+    page.evaluate("""([data, name]) => {
+        const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], name, { type: "image/png" }));
+        document.getElementById("dropzone").dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }""", [snorlax, "undated-snorlax.png"])
+    undated = card_for(page, "undated-snorlax.png")
+    undated.locator(".iv-card-head .status.warn").wait_for(timeout=60000)
+    said = undated.locator(".iv-card-head .status").inner_text()
+    assert said.startswith("Not sure") and "when the screenshot was taken" in said, said
+    assert undated.get_attribute("data-doubts") == "date"
+    assert undated.locator(".iv-field-species input").input_value() == "Snorlax"
     page.emulate_media(color_scheme="dark")
     shoot(page, "iv-scan-guest-dark-phone")
     page.emulate_media(color_scheme="light")
