@@ -288,11 +288,16 @@ def test_iv_player_end_to_end(browser, iv_server, tmp_path):
     assert page.locator("#title").inner_text().startswith("Sparky")
     shoot_both(page, "iv-pokemon")
 
-    # Game info from the result's species link.
-    page.locator("#results .iv-species-link").click()
-    page.wait_for_url("**/iv/species.html?*")
-    page.locator("#info:not(.hidden)").wait_for()
-    assert target["species"].lower() in page.locator("#title").inner_text().lower()
+    # Game info from the result's species link opens beside the results (a new tab); the
+    # Pokémon's page stays as it was.
+    with page.context.expect_page() as opened:
+        page.locator("#results .iv-species-link").click()
+    info = opened.value
+    info.wait_for_url("**/iv/species.html?*")
+    info.locator("#info:not(.hidden)").wait_for()
+    assert target["species"].lower() in info.locator("#title").inner_text().lower()
+    info.close()
+    assert page.locator("#title").inner_text().startswith("Sparky")
 
     # Delete the Pidgey through its detail page (confirm accepted), then import its CSV back.
     page.on("dialog", lambda dialog: dialog.accept())

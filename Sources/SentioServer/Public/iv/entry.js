@@ -350,7 +350,9 @@ export class Results {
     const e = evaluation;
     const parts = [];
     const species = e.species ? h("p", { class: "iv-species" },
-      h("a", { href: speciesURL(e.species.name, e.species.form), class: "iv-species-link", text: `#${e.species.dex} ${e.species.name}` }),
+      // Game info opens beside the results (issue 38): a scan's cards live only in this page.
+      h("a", { href: speciesURL(e.species.name, e.species.form), class: "iv-species-link", target: "_blank", rel: "noopener",
+        title: "Opens in a new tab", text: `#${e.species.dex} ${e.species.name}` }),
       e.species.form && e.species.form !== "Normal" ? h("span", { class: "badge", text: e.species.form }) : "",
       h("span", { class: "muted", text: ` base ${e.species.attack}/${e.species.defense}/${e.species.stamina}` })) : "";
     parts.push(species);
@@ -434,7 +436,8 @@ export class Results {
 
   pvp(e) {
     const tables = e.leagues.map((entry) => h("div", { class: "iv-pvp-species" },
-      h("h4", {}, h("a", { href: speciesURL(entry.species.name, entry.species.form), text: entry.species.name }),
+      h("h4", {}, h("a", { href: speciesURL(entry.species.name, entry.species.form), target: "_blank", rel: "noopener",
+        title: "Opens in a new tab", text: entry.species.name }),
         entry.species.form && entry.species.form !== "Normal" ? ` (${entry.species.form})` : "",
         entry.leagues[0]?.of ? h("span", { class: "muted small", text: ` — ranks of ${number(entry.leagues[0].of)}` }) : ""),
       h("div", { class: "table-wrap" }, h("table", { class: "iv-table iv-pvp" },
