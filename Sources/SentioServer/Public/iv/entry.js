@@ -191,7 +191,8 @@ export class EntryForm {
       const crop = cropCanvas(this.image, read.box, `${text} on the screenshot`);
       wrap.append(h("div", { class: "iv-read" }, crop, input));
       wrap.append(h("small", { class: "iv-readtext" }, `Read “${read.text}”`,
-        typeof read.confidence === "number" ? ` · ${Math.round(read.confidence > 1 ? read.confidence : read.confidence * 100)}% sure` : ""));
+        // Tesseract gives 0 where it kept no confidence for the line (a CP read right says "0 %"): said only when it has one.
+        typeof read.confidence === "number" && read.confidence > 0 ? ` · ${Math.round(read.confidence > 1 ? read.confidence : read.confidence * 100)}% sure` : ""));
     } else {
       wrap.append(input);
     }
@@ -329,6 +330,48 @@ export class EntryForm {
     };
   }
 }
+
+/**
+ * The page's scans and evaluations, in line: at most `width` in flight, and no more than
+ * `perSecond` after a `burst`, so that a batch of cards re-checked at once (a date changed for
+ * 40 screenshots) stays within the server's limit on stills per address (30 at once, then 5 a
+ * second by default: `Limits.stillsBurst`, `stillsPerSecond`) instead of meeting 429s (issue
+ * 38). A server with tighter limits still answers 429 now and then; `api` waits out its
+ * Retry-After.
+ */
+class Lane {
+  constructor({ width, burst, perSecond }) {
+    Object.assign(this, { width, burst, perSecond, running: 0, waiting: [], tokens: burst, at: performance.now() });
+  }
+
+  /** Waits for a token of the bucket (refilled at `perSecond`). */
+  async token() {
+    for (;;) {
+      const now = performance.now();
+      this.tokens = Math.min(this.burst, this.tokens + (now - this.at) / 1000 * this.perSecond);
+      this.at = now;
+      if (this.tokens >= 1) { this.tokens -= 1; return; }
+      await new Promise((resolve) => setTimeout(resolve, (1 - this.tokens) / this.perSecond * 1000));
+    }
+  }
+
+  /** Runs `task` in its turn; null without running it when `stale()` says it is no longer wanted by then. */
+  async run(task, stale = () => false) {
+    if (this.running >= this.width) await new Promise((resolve) => this.waiting.push(resolve));
+    else this.running += 1;
+    try {
+      if (stale()) return null;
+      await this.token();
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(); else this.running -= 1; // the slot passes straight to the next in line
+    }
+  }
+}
+
+/** The one lane of the IV pages' compute requests (scans and evaluations). */
+export const computeLane = new Lane({ width: 2, burst: 20, perSecond: 4 });
 
 const sameIV = (a, b) => a && b && a.level === b.level && a.attack === b.attack && a.defense === b.defense && a.stamina === b.stamina;
 
@@ -503,11 +546,11 @@ export class LiveEvaluation {
     this.say("Computing…");
     this.results.element.dataset.state = "busy";
     try {
-      let evaluation = await this.request(entry, choosing ? this.chosen : null);
+      let evaluation = await computeLane.run(() => this.request(entry, choosing ? this.chosen : null), () => sequence !== this.sequence);
       if (sequence !== this.sequence) return;
       if (this.chosen && !evaluation.combinations.some((c) => sameIV(c, this.chosen))) this.chosen = null;
       if (this.chosen && !choosing && !evaluation.chosen) {
-        evaluation = await this.request(entry, this.chosen);
+        evaluation = await computeLane.run(() => this.request(entry, this.chosen), () => sequence !== this.sequence);
         if (sequence !== this.sequence) return;
       }
       if (evaluation.chosen) this.chosen = evaluation.chosen;

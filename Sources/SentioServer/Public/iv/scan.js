@@ -2,13 +2,16 @@
 // POST /api/v1/iv/scan; one card per screenshot with each reading's crop beside its editable
 // value, the results recomputed as the player corrects them, and Save for signed-in players.
 import { api, session, showAccountLink, status } from "/js/account.js";
-import { EntryForm, Results, LiveEvaluation, entryFromScan, unreadFields, h, percent } from "/iv/entry.js";
+import { EntryForm, Results, LiveEvaluation, computeLane, entryFromScan, unreadFields, h, percent } from "/iv/entry.js";
+import { takenOn } from "/iv/taken.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "sentio.iv.trainerLevel";
 const queue = [];
 const cards = [];
 let busy = false, total = 0, done = 0, signedIn = null;
+/** The cards of the screenshots added last: the page's date field applies to them. */
+let lastBatch = [];
 
 /** What tests read: the scan reports in the order the cards were made. */
 window.sentioIV = { reports: [], cards };
@@ -24,12 +27,39 @@ trainerLevel.addEventListener("change", () => {
   if (value) localStorage.setItem(KEY, String(value)); else localStorage.removeItem(KEY);
   cards.forEach((card) => card.live?.schedule());
 });
-statsAsOf.addEventListener("change", () => cards.forEach((card) => card.live?.schedule()));
+// The date belongs to each screenshot (issue 38): the field dates the screenshots added next,
+// and re-dates those added last — never earlier batches, nor a card whose date was typed.
+statsAsOf.addEventListener("change", () => {
+  for (const card of lastBatch) if (!card.dateTyped && cards.includes(card)) dateCard(card).then(() => recheck(card));
+});
+
+/** The trainer level and this card's own date. */
+const cardContext = (card) => () => ({ trainerLevel: context().trainerLevel, statsAsOf: card.date.value || null });
+
+/** Sets a card's date: the page's field when set, else the screenshot's own (EXIF or file date). */
+async function dateCard(card) {
+  const own = card.file ? await takenOn(card.file) : null;
+  const chosen = statsAsOf.value ? { date: statsAsOf.value, source: "page" } : own;
+  card.date.value = chosen?.date ?? "";
+  card.dateNote.textContent = { exif: "from the screenshot", file: "the file's date", page: "" }[chosen?.source] ?? "unknown";
+}
+
+/** After a date change: a scan the date decided (no species, or doubts) is read again; else the IVs are recomputed. */
+function recheck(card) {
+  if (!card.report) return;
+  if (!card.report.species || card.report.doubts?.length) scan({ file: card.file, card });
+  else card.live?.schedule();
+}
 
 function add(files) {
   const images = [...files].filter((file) => file.type.startsWith("image/") || file.type === "");
   if (!images.length) { status($("status"), "Those are not pictures: choose PNG, JPEG or WebP screenshots.", "warn"); return; }
-  for (const file of images) queue.push({ file, card: makeCard(file) });
+  lastBatch = [];
+  for (const file of images) {
+    const card = makeCard(file);
+    lastBatch.push(card);
+    queue.push({ file, card });
+  }
   total += images.length;
   showProgress();
   if (!busy) next();
@@ -71,8 +101,17 @@ function makeCard(file) {
   });
   const thumb = card.url ? h("a", { href: card.url, target: "_blank", rel: "noopener", class: "iv-thumb" },
     h("img", { src: card.url, alt: `Screenshot ${title}` })) : "";
+  const dateId = `card-${cards.length + 1}-date`;
+  card.date = h("input", { id: dateId, type: "date", min: "2016-07-06" });
+  card.dateNote = h("span", { class: "muted small" });
+  card.date.addEventListener("change", () => {
+    card.dateTyped = true;
+    card.dateNote.textContent = "";
+    recheck(card);
+  });
+  const dated = file ? h("p", { class: "iv-card-date" }, h("label", { for: dateId, text: "Taken on " }), card.date, " ", card.dateNote) : "";
   card.element.append(h("header", { class: "iv-card-head" }, thumb,
-    h("div", { class: "iv-card-title" }, h("h2", { id: titleId, text: title }), card.status), remove));
+    h("div", { class: "iv-card-title" }, h("h2", { id: titleId, text: title }), dated, card.status), remove));
   card.body = h("div", { class: "iv-card-body" });
   card.element.append(card.body);
   $("cards").prepend(card.element);
@@ -82,8 +121,9 @@ function makeCard(file) {
 
 async function scan({ file, card }) {
   card.status.textContent = "Reading…";
+  if (!card.dated) { card.dated = true; await dateCard(card); }
   const query = new URLSearchParams();
-  const { trainerLevel: tl, statsAsOf: date } = context();
+  const { trainerLevel: tl, statsAsOf: date } = cardContext(card)();
   if (tl) query.set("trainerLevel", String(tl));
   if (date) query.set("statsAsOf", date);
   let report = null, image = null;
@@ -91,7 +131,7 @@ async function scan({ file, card }) {
     image = new Image();
     image.src = card.url;
     await image.decode().catch(() => { image = null; });
-    report = await api(`/api/v1/iv/scan${String(query) ? `?${query}` : ""}`, { method: "POST", body: file, type: file.type || "image/png" });
+    report = await computeLane.run(() => api(`/api/v1/iv/scan${String(query) ? `?${query}` : ""}`, { method: "POST", body: file, type: file.type || "image/png" }));
   } catch (error) {
     const reason = error.message.replace(/[.\s]*$/, "");
     status(card.status, `Could not read this screenshot: ${reason}. Type the values in below.`, "bad");
@@ -105,7 +145,7 @@ async function scan({ file, card }) {
   if (!report.species && name) {
     // The name was read but no such species fits the other readings with the stats of that day.
     fill(card, report, image);
-    const date = context().statsAsOf;
+    const date = card.date.value;
     const use = h("button", { type: "button", text: `Use “${name}”` });
     use.addEventListener("click", () => {
       card.form.inputs.species.value = name;
@@ -160,8 +200,8 @@ function fill(card, report, image) {
   const evaluationStatus = h("p", { class: "status", role: "status", "aria-live": "polite" });
   const results = new Results();
   card.form = new EntryForm({
-    entry: report ? entryFromScan(report, context()) : { obtained: "wild" },
-    fields: report?.fields, image, contextValues: context, onChange: () => card.live.schedule(),
+    entry: report ? entryFromScan(report, cardContext(card)()) : { obtained: "wild" },
+    fields: report?.fields, image, contextValues: card.file ? cardContext(card) : context, onChange: () => card.live.schedule(),
   });
   card.live = new LiveEvaluation(card.form, results, evaluationStatus, { onResult: (evaluation) => updateSave(card, evaluation) });
   card.save = h("div", { class: "iv-save" });
