@@ -219,6 +219,16 @@ def test_iv_player_end_to_end(browser, iv_server, tmp_path):
         card.locator(f".iv-field-{name} input").fill(str(hand[name]))
     wait_results(card)
     assert "15" in card.locator(".iv-summary").inner_text()
+    # The leader's appraisal (a wonder, best stat 15 in all three) leaves one combination: the
+    # planner and PvP ranks show at once, no row to choose.
+    card.get_by_label("What the appraisal showed").select_option("leader")
+    card.get_by_label("Overall").select_option("1")
+    card.get_by_label("Best stat", exact=True).select_option("1")
+    for stat in ("Attack", "Defense", "HP"):
+        card.get_by_role("checkbox", name=stat).check()
+    until(page, """() => document.querySelector("article.iv-card[data-file=''] .iv-results").dataset.count === '1'""", timeout=20000)
+    card.locator(".iv-planner").wait_for(timeout=20000)
+    assert card.locator(".iv-pvp-section").count() == 1
     card.get_by_role("button", name="Save to my Pokémon").click()
     card.locator(".iv-save .status.ok").wait_for(timeout=20000)
     everything = {(r["species"].lower(), r["cp"]) for r in expected.values()} | {("pidgey", str(hand["cp"]))}

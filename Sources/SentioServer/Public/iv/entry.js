@@ -549,6 +549,8 @@ export class LiveEvaluation {
       let evaluation = await computeLane.run(() => this.request(entry, choosing ? this.chosen : null), () => sequence !== this.sequence);
       if (sequence !== this.sequence) return;
       if (this.chosen && !evaluation.combinations.some((c) => sameIV(c, this.chosen))) this.chosen = null;
+      // One combination left: it is the one, planner and PvP at once (no row to choose).
+      if (!this.chosen && evaluation.combinations.length === 1) this.chosen = evaluation.combinations[0];
       if (this.chosen && !choosing && !evaluation.chosen) {
         evaluation = await computeLane.run(() => this.request(entry, this.chosen), () => sequence !== this.sequence);
         if (sequence !== this.sequence) return;

@@ -60,6 +60,9 @@ function add(files) {
     lastBatch.push(card);
     queue.push({ file, card });
   }
+  // On a phone the upload panel fills the screen: bring the new card up (issue 38).
+  const newest = lastBatch.at(-1)?.element;
+  if (newest && newest.getBoundingClientRect().top > innerHeight * 0.6) newest.scrollIntoView({ block: "start" });
   total += images.length;
   showProgress();
   if (!busy) next();
@@ -146,16 +149,20 @@ async function scan({ file, card }) {
     // The name was read but no such species fits the other readings with the stats of that day.
     fill(card, report, image);
     const date = card.date.value;
-    const use = h("button", { type: "button", text: `Use “${name}”` });
-    use.addEventListener("click", () => {
+    // Only a name that could be a species' is offered as one: a nickname ("Ex99@OOI1AB") is not.
+    const plausible = /^[\p{L}][\p{L} .'’-]{2,}$/u.test(name);
+    const use = plausible ? h("button", { type: "button", text: `Use “${name}”` }) : "";
+    use && use.addEventListener("click", () => {
       card.form.inputs.species.value = name;
       card.form.inputs.species.dispatchEvent(new Event("change", { bubbles: true }));
       card.form.setForms(null).then(() => card.live.run());
       use.remove();
     });
     card.status.className = "status warn";
-    card.status.replaceChildren(`Read the name “${name}”, but no such Pokémon fits the CP, HP and stardust read with the stats of ` +
-      `${date || "today"}. Check the values, or give the date the screenshot was taken (stats change) and scan again. `, use);
+    card.status.replaceChildren(plausible
+      ? `Read the name “${name}”, but no such Pokémon fits the CP, HP and stardust read with the stats of ${date || "today"}. ` +
+        "Check the values, or set the date the screenshot was taken above (the game's stats changed over the years). "
+      : `Read “${name}”, a nickname rather than a species: type the species in below. `, use);
     return;
   }
   if (!report.species || report.hpMax === null || report.hpMax === undefined) {
@@ -246,7 +253,8 @@ async function save(card) {
     const n = p.ivs?.length ?? 0;
     const said = {
       new: "Saved as a new Pokémon.",
-      joined: `Joined an earlier scan of the same Pokémon: ${n} combination${n === 1 ? "" : "s"} left (${percent(p.percent?.min)}–${percent(p.percent?.max)}).`,
+      joined: `Joined an earlier scan of the same Pokémon: ${n === 1 ? `one combination left (${percent(p.percent?.min)})`
+        : `${n} combinations left (${percent(p.percent?.min)}–${percent(p.percent?.max)})`}.`,
       sameImage: "This screenshot was saved before: its date is updated.",
     }[answer.kind] || "Saved.";
     card.saveStatus.replaceChildren(said, " ", h("a", { href: `/iv/pokemon.html?id=${encodeURIComponent(p.id)}`, text: "Open it" }));
