@@ -446,9 +446,28 @@ def test_iv_guest(browser, iv_server):
     assert said.startswith("Not sure") and "when the screenshot was taken" in said, said
     assert undated.get_attribute("data-doubts") == "date"
     assert undated.locator(".iv-field-species input").input_value() == "Snorlax"
+
+    # Nothing lost by navigating (issue 38): the cards live on this device until saved or
+    # cleared; a reload (as Back from another site, or a closed tab) shows them as they were.
+    def cards_now():
+        return page.evaluate("""[...document.querySelectorAll('article.iv-card')].map((a) =>
+            [a.dataset.file, a.querySelector('.iv-field-cp input')?.value ?? '', a.querySelector('.iv-card-date input')?.value ?? ''])""")
+    before = cards_now()
+    assert len(before) >= 4, before
+    page.reload()
+    until(page, "document.getElementById('status').textContent.includes('from before')", timeout=30000)
+    assert sorted(cards_now()) == sorted(before)
+    assert card_for(page, "undated-snorlax.png").locator(".iv-card-head .status").inner_text().startswith("Not sure")
     page.emulate_media(color_scheme="dark")
     shoot(page, "iv-scan-guest-dark-phone")
     page.emulate_media(color_scheme="light")
+    # Cleared, they are gone for good.
+    page.get_by_role("button", name="Clear the cards").click()
+    assert page.locator("article.iv-card").count() == 0
+    page.reload()
+    page.get_by_role("button", name="Choose screenshots").wait_for()
+    page.wait_for_timeout(1000)
+    assert page.locator("article.iv-card").count() == 0
 
     page.goto(iv_server["url"] + "/iv/collection.html")
     page.locator("#signed-out:not(.hidden)").wait_for()

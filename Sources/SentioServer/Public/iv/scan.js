@@ -4,6 +4,7 @@
 import { api, session, showAccountLink, status } from "/js/account.js";
 import { EntryForm, Results, LiveEvaluation, computeLane, entryFromScan, unreadFields, h, percent } from "/iv/entry.js";
 import { takenOn } from "/iv/taken.js";
+import { cardID, keep, forget, forgetAll, kept } from "/iv/keep.js";
 
 const $ = (id) => document.getElementById(id);
 const KEY = "sentio.iv.trainerLevel";
@@ -42,6 +43,7 @@ async function dateCard(card) {
   const chosen = statsAsOf.value ? { date: statsAsOf.value, source: "page" } : own;
   card.date.value = chosen?.date ?? "";
   card.dateNote.textContent = { exif: "from the screenshot", file: "the file's date", page: "" }[chosen?.source] ?? "unknown";
+  if (card.report) remember(card);
 }
 
 /** After a date change: a scan the date decided (no species, or doubts) is read again; else the IVs are recomputed. */
@@ -63,6 +65,7 @@ function add(files) {
   // On a phone the upload panel fills the screen: bring the new card up (issue 38).
   const newest = lastBatch.at(-1)?.element;
   if (newest && newest.getBoundingClientRect().top > innerHeight * 0.6) newest.scrollIntoView({ block: "start" });
+  $("clear-cards").classList.remove("hidden");
   total += images.length;
   showProgress();
   if (!busy) next();
@@ -90,14 +93,15 @@ async function next() {
   next();
 }
 
-function makeCard(file) {
-  const card = { file, url: file ? URL.createObjectURL(file) : null, report: null };
+function makeCard(file, id = cardID(), addedAt = Date.now()) {
+  const card = { id, addedAt, file, url: file ? URL.createObjectURL(file) : null, report: null };
   const title = file ? file.name || "Pasted screenshot" : "Typed by hand";
   const titleId = `card-${cards.length + 1}-title`;
   card.status = h("p", { class: "status", role: "status", "aria-live": "polite", text: file ? "Waiting…" : "" });
   card.element = h("article", { class: "iv-card", "aria-labelledby": titleId, "data-file": file?.name || "" });
   const remove = h("button", { type: "button", class: "icon-button", "aria-label": `Remove ${title}`, text: "✕" });
   remove.addEventListener("click", () => {
+    forget(card.id);
     card.element.remove();
     if (card.url) URL.revokeObjectURL(card.url);
     cards.splice(cards.indexOf(card), 1);
@@ -110,6 +114,7 @@ function makeCard(file) {
   card.date.addEventListener("change", () => {
     card.dateTyped = true;
     card.dateNote.textContent = "";
+    remember(card);
     recheck(card);
   });
   const dated = file ? h("p", { class: "iv-card-date" }, h("label", { for: dateId, text: "Taken on " }), card.date, " ", card.dateNote) : "";
@@ -139,15 +144,22 @@ async function scan({ file, card }) {
     const reason = error.message.replace(/[.\s]*$/, "");
     status(card.status, `Could not read this screenshot: ${reason}. Type the values in below.`, "bad");
     fill(card, null, image);
+    remember(card);
     return;
   }
   card.report = report;
   window.sentioIV.reports.push({ file: file.name, report });
+  present(card, report, image);
+  remember(card);
+}
+
+/** A scan's card: the values read, their crops and what the scan was sure of. `entry`: the player's corrections kept from before. */
+function present(card, report, image, entry = null) {
   const unread = unreadFields(report);
   const name = report.fields?.name?.text;
   if (!report.species && name) {
     // The name was read but no such species fits the other readings with the stats of that day.
-    fill(card, report, image);
+    fill(card, report, image, entry);
     const date = card.date.value;
     // Only a name that could be a species' is offered as one: a nickname ("Ex99@OOI1AB") is not.
     const plausible = /^[\p{L}][\p{L} .'’-]{2,}$/u.test(name);
@@ -168,7 +180,7 @@ async function scan({ file, card }) {
   if (!report.species || report.hpMax === null || report.hpMax === undefined) {
     status(card.status, `Could not read the ${unread.join(", ")}: type ${unread.length > 1 ? "them" : "it"} in below.`, "warn");
   } else if (report.doubts?.length) {
-    fill(card, report, image);
+    fill(card, report, image, entry);
     showDoubts(card, report);
     return;
   } else if (unread.length) {
@@ -176,7 +188,7 @@ async function scan({ file, card }) {
   } else {
     status(card.status, "Read. Check each value against its crop.", "ok");
   }
-  fill(card, report, image);
+  fill(card, report, image, entry);
 }
 
 /**
@@ -203,11 +215,11 @@ function showDoubts(card, report) {
 }
 
 /** The card's form, results and save button (report null: typed by hand). */
-function fill(card, report, image) {
+function fill(card, report, image, corrected = null) {
   const evaluationStatus = h("p", { class: "status", role: "status", "aria-live": "polite" });
   const results = new Results();
   card.form = new EntryForm({
-    entry: report ? entryFromScan(report, cardContext(card)()) : { obtained: "wild" },
+    entry: corrected ?? (report ? entryFromScan(report, cardContext(card)()) : { obtained: "wild" }),
     fields: report?.fields, image, contextValues: card.file ? cardContext(card) : context, onChange: () => card.live.schedule(),
   });
   card.live = new LiveEvaluation(card.form, results, evaluationStatus, { onResult: (evaluation) => updateSave(card, evaluation) });
@@ -231,7 +243,40 @@ function buildSave(card) {
   card.save.replaceChildren(card.saveButton, card.saveStatus);
 }
 
+/** Keeps a screenshot's card on this device until it is saved or removed (keep.js). */
+function remember(card) {
+  if (!card.file || card.saved || !cards.includes(card)) return;
+  keep({ id: card.id, addedAt: card.addedAt, name: card.file.name, type: card.file.type, lastModified: card.file.lastModified,
+    blob: card.file, report: card.report, date: card.date.value, dateTyped: !!card.dateTyped, entry: card.form?.entry ?? null });
+}
+
+/** The cards kept from before (a reload, Back, a closed tab), shown as they were left. */
+async function restore() {
+  const records = await kept();
+  for (const record of records) {
+    const file = new File([record.blob], record.name, { type: record.type, lastModified: record.lastModified });
+    const card = makeCard(file, record.id, record.addedAt);
+    card.dated = true;
+    card.date.value = record.date ?? "";
+    card.dateTyped = record.dateTyped;
+    let image = new Image();
+    image.src = card.url;
+    await image.decode().catch(() => { image = null; });
+    card.report = record.report;
+    if (record.report) present(card, record.report, image, record.entry);
+    else {
+      status(card.status, "Could not read this screenshot: type the values in below.", "bad");
+      fill(card, null, image, record.entry);
+    }
+  }
+  if (records.length) {
+    status($("status"), `${records.length} screenshot${records.length === 1 ? "" : "s"} from before, kept on this device until saved or removed.`, "ok");
+  }
+  $("clear-cards").classList.toggle("hidden", !cards.length);
+}
+
 function updateSave(card, evaluation) {
+  remember(card);
   if (card.saveButton) card.saveButton.disabled = !evaluation || !evaluation.combinations.length;
 }
 
@@ -260,6 +305,8 @@ async function save(card) {
     card.saveStatus.replaceChildren(said, " ", h("a", { href: `/iv/pokemon.html?id=${encodeURIComponent(p.id)}`, text: "Open it" }));
     card.saveStatus.className = "status ok";
     card.element.dataset.saved = answer.kind;
+    card.saved = true;
+    forget(card.id);
     card.element.dataset.pokemonId = p.id;
   } catch (error) {
     status(card.saveStatus, `Not saved: ${error.message}`, "bad");
@@ -269,6 +316,14 @@ async function save(card) {
 }
 
 $("choose").addEventListener("click", () => $("files").click());
+$("clear-cards").addEventListener("click", () => {
+  forgetAll();
+  for (const card of [...cards]) { card.element.remove(); if (card.url) URL.revokeObjectURL(card.url); }
+  cards.length = 0;
+  lastBatch = [];
+  $("clear-cards").classList.add("hidden");
+  status($("status"), "Cleared.", "ok");
+});
 $("files").addEventListener("change", () => { add($("files").files); $("files").value = ""; });
 $("by-hand").addEventListener("click", () => {
   const card = makeCard(null);
@@ -284,6 +339,7 @@ document.addEventListener("paste", (event) => {
   if (files.length) { event.preventDefault(); add(files); }
 });
 
+restore();
 session().then((current) => {
   signedIn = current;
   $("guest-note").classList.toggle("hidden", !!current);
