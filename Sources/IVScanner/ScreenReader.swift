@@ -204,7 +204,7 @@ public final class ScreenReader {
         var out = crop
         if lightText {
             let background = ScreenReader.opening(crop, size: max(5, glyphHeight.map { Int(Double($0) * scale) } ?? crop.height / 4))
-            // Reach: a speckle's width in a JPEG's 8-pixel block, at the crop's scale.
+            // A lossy copy (a messenger's JPEG) leaves the white text speckled: hysteresis closes it up.
             out = ScreenReader.hysteresis(crop, background: background, strong: white,
                                           weak: ScreenReader.lossy(crop, background: background) ? white - ScreenReader.lossyMargin : white)
         } else {

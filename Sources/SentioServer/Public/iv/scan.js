@@ -96,7 +96,7 @@ async function next() {
 function makeCard(file, id = cardID(), addedAt = Date.now()) {
   const card = { id, addedAt, file, url: file ? URL.createObjectURL(file) : null, report: null };
   const title = file ? file.name || "Pasted screenshot" : "Typed by hand";
-  const titleId = `card-${cards.length + 1}-title`;
+  const titleId = `card-${id}-title`;  // unique, also after cards were removed
   card.status = h("p", { class: "status", role: "status", "aria-live": "polite", text: file ? "Waiting…" : "" });
   card.element = h("article", { class: "iv-card", "aria-labelledby": titleId, "data-file": file?.name || "" });
   const remove = h("button", { type: "button", class: "icon-button", "aria-label": `Remove ${title}`, text: "✕" });
@@ -108,7 +108,7 @@ function makeCard(file, id = cardID(), addedAt = Date.now()) {
   });
   const thumb = card.url ? h("a", { href: card.url, target: "_blank", rel: "noopener", class: "iv-thumb" },
     h("img", { src: card.url, alt: `Screenshot ${title}` })) : "";
-  const dateId = `card-${cards.length + 1}-date`;
+  const dateId = `card-${id}-date`;
   card.date = h("input", { id: dateId, type: "date", min: "2016-07-06" });
   card.dateNote = h("span", { class: "muted small" });
   card.date.addEventListener("change", () => {
