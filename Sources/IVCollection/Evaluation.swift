@@ -74,6 +74,15 @@ public struct IVEvaluation: Codable, Sendable, Equatable {
     public var chosen: ScanReport.IV?
     public var plan: [PlanStep]?
     public var leagues: [EvolutionStanding]?
+    /// What evolving now would show: each later member of the line, its CP and HP at the same
+    /// level and IVs, over every combination that fits (today's stats; nil when none fits).
+    public var evolveNow: [EvolvePreview]?
+}
+
+/// One evolution's CP and HP, were the Pokémon evolved now (Poke Genie's evolve preview).
+public struct EvolvePreview: Codable, Sendable, Equatable {
+    public var species: SpeciesInfo
+    public var cp: ValueRange, hp: ValueRange
 }
 
 /// Settings of the PvP ranking, stated in the page's help and in docs/iv-app.md. Both may be
@@ -159,7 +168,7 @@ extension IVEntry {
             levels: Set(found.map(\.level)).sorted(),
             percent: found.map(\.percent).min().map { ValueRange(min: ($0 * 10).rounded() / 10, max: (found.map(\.percent).max()! * 10).rounded() / 10) },
             attack: range(found.map(\.attack)), defense: range(found.map(\.defense)), stamina: range(found.map(\.stamina)))
-        if found.isEmpty { result.problem = Self.explain(q) }
+        if found.isEmpty { result.problem = Self.explain(q) } else { result.evolveNow = Self.evolveNow(found, of: q.species, data: calculator.data) }
         let pick: IVCombination?
         if let chosen {
             guard found.contains(chosen) else {
@@ -185,6 +194,21 @@ extension IVEntry {
             result.leagues = try standings(calculator, today, attack: pick.attack, defense: pick.defense, stamina: pick.stamina, rules: ranking)
         } catch { throw .invalid("chosen", String(describing: error)) }
         return result
+    }
+
+    /// Each later evolution's CP and HP at the combinations' levels and IVs (today's stats:
+    /// evolving happens now, whenever the screenshot was taken).
+    static func evolveNow(_ found: [IVCombination], of species: Species, data: GameData) -> [EvolvePreview] {
+        let today = (try? data.species(species.name, form: species.form)) ?? species
+        let cpm = Dictionary(data.levels.map { ($0.level, $0.cpMultiplier) }, uniquingKeysWith: { a, _ in a })
+        return data.evolutions(of: today).compactMap { target in
+            let shown = found.compactMap { c in
+                cpm[c.level].map { m in (Stats.cp(target, attack: c.attack, defense: c.defense, stamina: c.stamina, cpm: m), Stats.hp(target, stamina: c.stamina, cpm: m)) }
+            }
+            guard let cpLow = shown.map(\.0).min(), let hpLow = shown.map(\.1).min() else { return nil }
+            return EvolvePreview(species: SpeciesInfo(target), cp: ValueRange(min: Double(cpLow), max: Double(shown.map(\.0).max()!)),
+                                 hp: ValueRange(min: Double(hpLow), max: Double(shown.map(\.1).max()!)))
+        }
     }
 
     /// Why no combination fits: which readings disagree, as far as the calculator can tell.

@@ -227,6 +227,13 @@ def test_iv_player_end_to_end(browser, iv_server, tmp_path):
     for stat in ("Attack", "Defense", "HP"):
         card.get_by_role("checkbox", name=stat).check()
     until(page, """() => document.querySelector("article.iv-card[data-file=''] .iv-results").dataset.count === '1'""", timeout=20000)
+    # Evolve now (Poke Genie's preview): a 15/15/15 Pidgeotto and Pidgeot at level 20, from today's
+    # stats (the species page's table gives their level-20 CP for 15/15/15).
+    evolve = card.locator(".iv-evolve").inner_text()
+    for name in ("Pidgeotto", "Pidgeot"):
+        with urllib.request.urlopen(iv_server["url"] + f"/api/v1/iv/species/{name}", timeout=30) as response:
+            max_cp = next(row for row in json.loads(response.read())["levels"] if row["level"] == 20)["maxCP"]
+        assert f"{name} CP {max_cp}," in evolve, (name, max_cp, evolve)
     card.locator(".iv-planner").wait_for(timeout=20000)
     assert card.locator(".iv-pvp-section").count() == 1
     card.get_by_role("button", name="Save to my Pokémon").click()

@@ -408,6 +408,11 @@ export class Results {
       h("div", {}, h("dt", { text: "Defense" }), h("dd", { text: range(e.defense) })),
       h("div", {}, h("dt", { text: "HP" }), h("dd", { text: range(e.stamina) })),
       h("div", {}, h("dt", { text: "Combinations" }), h("dd", { class: "iv-count", text: String(n) }))));
+    if (e.evolveNow?.length) {
+      // Poke Genie's evolve preview: what each later evolution would show if evolved now.
+      parts.push(h("p", { class: "iv-evolve" }, h("strong", { text: "Evolve now: " }),
+        ...e.evolveNow.flatMap((v, i) => [i ? " · " : "", `${v.species.name} CP ${range(v.cp)}, HP ${range(v.hp)}`])));
+    }
     if (n) parts.push(this.combinationsTable(e));
     if (e.chosen) {
       if (e.plan?.length) parts.push(this.planner(e));
