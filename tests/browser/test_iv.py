@@ -227,6 +227,13 @@ def test_iv_player_end_to_end(browser, iv_server, tmp_path):
     for stat in ("Attack", "Defense", "HP"):
         card.get_by_role("checkbox", name=stat).check()
     until(page, """() => document.querySelector("article.iv-card[data-file=''] .iv-results").dataset.count === '1'""", timeout=20000)
+    # The rename helper: the nickname that keeps the IVs, and the page reads such nicknames back.
+    assert card.locator(".iv-nickname").input_value() == "100 15-15-15"
+    parsed = page.evaluate("""async () => { const m = await import('/iv/entry.js');
+        return ['100 15-15-15', '91⑮⑭⑬', 'Sparky 15/14/13', 'Bulba 4-0-12', 'Ex99@OOI1AB', '15/16/1', 'Pidgey']
+          .map((t) => m.ivsFromNickname(t)); }""")
+    assert parsed == [{"attack": 15, "defense": 15, "stamina": 15}, {"attack": 15, "defense": 14, "stamina": 13},
+                      {"attack": 15, "defense": 14, "stamina": 13}, {"attack": 4, "defense": 0, "stamina": 12}, None, None, None], parsed
     # Evolve now (Poke Genie's preview): a 15/15/15 Pidgeotto and Pidgeot at level 20, from today's
     # stats (the species page's table gives their level-20 CP for 15/15/15).
     evolve = card.locator(".iv-evolve").inner_text()

@@ -479,7 +479,21 @@ export class Results {
       h("div", { class: "iv-field" }, h("label", { for: id, text: "Power up to level" }), slider), summary,
       h("div", { class: "table-wrap iv-plan-wrap" }, h("table", { class: "iv-table iv-plan" },
         h("thead", {}, h("tr", {}, ["Level", "CP", "HP", "Dust", "Candy", "XL"].map((t) => h("th", { scope: "col", text: t })))), body)),
-      h("p", { class: "muted small", text: "Costs add up from the current level." }));
+      h("p", { class: "muted small", text: "Costs add up from the current level." }),
+      this.rename(e.chosen));
+  }
+
+  /** The nickname to copy into the game, so the IVs stay on the Pokémon. */
+  rename(c) {
+    const text = nicknameFor(c);
+    const field = h("input", { class: "iv-nickname", readonly: "", value: text, "aria-label": "Name that keeps the IVs", size: "12" });
+    const copy = h("button", { type: "button", text: "Copy" });
+    copy.addEventListener("click", async () => {
+      field.select();
+      try { await navigator.clipboard.writeText(text); copy.textContent = "Copied"; } catch { copy.textContent = "Selected: copy it"; }
+    });
+    return h("div", { class: "iv-rename" }, h("p", { class: "muted small", text: "Rename it in the game to keep the IVs with it:" }),
+      h("p", { class: "iv-rename-row" }, field, copy));
   }
 
   pvp(e) {
@@ -500,6 +514,33 @@ export class Results {
   }
 }
 
+const CIRCLED = "⓪①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮";
+
+/**
+ * A nickname for the game's rename box (12 characters at most) that keeps the IVs on the
+ * Pokémon, as Calcy IV's and Poke Genie's renamers do: the percentage, then attack, defense and
+ * HP ("91 15-14-13", at most "100 15-15-15"). Plain digits, not the renamers' circled ones:
+ * every font has them (a desktop without one shows ⑮ as a box).
+ */
+export function nicknameFor(c) {
+  return `${Math.round(c.percent)} ${c.attack}-${c.defense}-${c.stamina}`;
+}
+
+/**
+ * The IVs a nickname carries, as the renamers write them: three circled numbers ("⑮⑭⑬", what
+ * `nicknameFor` writes) or three numbers 0–15 split by "/", "-" or "." ("15/14/13"); null when
+ * it has none.
+ */
+export function ivsFromNickname(text) {
+  if (!text) return null;
+  const circled = [...text].filter((c) => CIRCLED.includes(c)).map((c) => CIRCLED.indexOf(c));
+  if (circled.length === 3) return { attack: circled[0], defense: circled[1], stamina: circled[2] };
+  const match = /(?:^|\D)(\d{1,2})[/.-](\d{1,2})[/.-](\d{1,2})(?:\D|$)/.exec(text);
+  if (!match) return null;
+  const [attack, defense, stamina] = match.slice(1).map(Number);
+  return [attack, defense, stamina].every((v) => v <= 15) ? { attack, defense, stamina } : null;
+}
+
 /** The floor under every IV for how the Pokémon was obtained (the server's table): PvP ranks count only those above it. */
 export function ivFloor(entry) {
   const floor = { wild: 0, trade: 0, weather: 4, hatched: 10, raid: 10, research: 10, "lucky-trade": 12, purified: 2 }[entry.obtained] ?? 0;
@@ -516,7 +557,7 @@ export class LiveEvaluation {
   constructor(form, results, statusElement, { rules = {}, delay = 300, onResult = () => {} } = {}) {
     this.form = form; this.results = results; this.statusElement = statusElement;
     this.rules = rules; this.delay = delay; this.onResult = onResult;
-    this.chosen = null; this.sequence = 0; this.timer = null; this.last = null;
+    this.chosen = null; this.wanted = null; this.sequence = 0; this.timer = null; this.last = null;
     results.onChoose = (combination) => { this.chosen = combination; this.run({ choosing: true }); };
   }
 
@@ -556,6 +597,9 @@ export class LiveEvaluation {
       if (this.chosen && !evaluation.combinations.some((c) => sameIV(c, this.chosen))) this.chosen = null;
       // One combination left: it is the one, planner and PvP at once (no row to choose).
       if (!this.chosen && evaluation.combinations.length === 1) this.chosen = evaluation.combinations[0];
+      // IVs the nickname carries (`wanted`): their combination, when the readings allow it.
+      const w = this.wanted;
+      if (!this.chosen && w) this.chosen = evaluation.combinations.find((c) => c.attack === w.attack && c.defense === w.defense && c.stamina === w.stamina) ?? null;
       if (this.chosen && !choosing && !evaluation.chosen) {
         evaluation = await computeLane.run(() => this.request(entry, this.chosen), () => sequence !== this.sequence);
         if (sequence !== this.sequence) return;

@@ -2,7 +2,7 @@
 // POST /api/v1/iv/scan; one card per screenshot with each reading's crop beside its editable
 // value, the results recomputed as the player corrects them, and Save for signed-in players.
 import { api, session, showAccountLink, status } from "/js/account.js";
-import { EntryForm, Results, LiveEvaluation, computeLane, entryFromScan, unreadFields, h, percent } from "/iv/entry.js";
+import { EntryForm, Results, LiveEvaluation, computeLane, entryFromScan, ivsFromNickname, unreadFields, h, percent } from "/iv/entry.js";
 import { takenOn } from "/iv/taken.js";
 import { cardID, keep, forget, forgetAll, kept } from "/iv/keep.js";
 
@@ -223,6 +223,13 @@ function fill(card, report, image, corrected = null) {
     fields: report?.fields, image, contextValues: card.file ? cardContext(card) : context, onChange: () => card.live.schedule(),
   });
   card.live = new LiveEvaluation(card.form, results, evaluationStatus, { onResult: (evaluation) => updateSave(card, evaluation) });
+  // A nickname that carries the IVs (a renamer's "91⑮⑭⑬" or "15/14/13") picks its combination
+  // when the readings allow it: the planner and PvP at once.
+  const named = ivsFromNickname(report?.fields?.name?.text);
+  if (named) {
+    card.live.wanted = named;
+    card.element.dataset.nicknameIvs = `${named.attack}/${named.defense}/${named.stamina}`;
+  }
   card.save = h("div", { class: "iv-save" });
   card.body.replaceChildren(
     h("div", { class: "iv-card-form" }, card.form.element),
