@@ -69,6 +69,9 @@ enum ScreenVariant: String, CaseIterable, CustomStringConvertible {
 /// answer), distinct from not read at all.
 struct VariantTally: CustomStringConvertible {
     var n = 0, cp = 0, cpWrong = 0, hpMax = 0, hpMaxWrong = 0, species = 0, speciesWrong = 0
+    /// Scans shown as read (sure) with the CP, max HP or species wrong: the issue's "never
+    /// green-and-wrong".
+    var sureWrong = 0
     var misses: [String] = []
 
     mutating func add(_ file: String, truth: ScreenTruth, scan: ScreenScan?) {
@@ -78,15 +81,19 @@ struct VariantTally: CustomStringConvertible {
         if r?.hpMax == truth.hpMax { hpMax += 1 } else if r?.hpMax != nil { hpMaxWrong += 1 }
         let read = scan?.species?.name.lowercased()
         if read == truth.species.lowercased() { species += 1 } else if read != nil { speciesWrong += 1 }
+        // Read but not the truth (a field left unread is not wrong: the card asks for it).
+        let readWrong = (r?.cp).map { $0 != truth.cp } ?? false || (r?.hpMax).map { $0 != truth.hpMax } ?? false
+            || read.map { $0 != truth.species.lowercased() } ?? false
+        if readWrong && scan?.isSure == true { sureWrong += 1 }
         if r?.cp != truth.cp || r?.hpMax != truth.hpMax || read != truth.species.lowercased() {
             misses.append("\(file): CP \(r?.cp.map(String.init) ?? "–")/\(truth.cp), HP \(r?.hpMax.map(String.init) ?? "–")/\(truth.hpMax), "
-                + "species \(read ?? "–")/\(truth.species) (name '\(r?.name ?? "")')")
+                + "species \(read ?? "–")/\(truth.species) (name '\(r?.name ?? "")')" + (readWrong && scan?.isSure == true ? ", shown as sure" : ""))
         }
     }
 
     var description: String {
         "CP \(ScanTally.percent(cp, n)) wrong \(cpWrong), max HP \(ScanTally.percent(hpMax, n)) wrong \(hpMaxWrong), "
-            + "species \(ScanTally.percent(species, n)) wrong \(speciesWrong)"
+            + "species \(ScanTally.percent(species, n)) wrong \(speciesWrong); sure and wrong \(sureWrong)"
     }
 }
 
@@ -125,6 +132,10 @@ struct TransformedScreensTests {
         // cropped CP 8/47; notch CP 5/47 (issue 38's finding 1).
         for (variant, t) in tallies {
             #expect(t.n == 47, "\(variant)")
+            // Green and wrong: one CP misread by a digit that the numbers still fit, in the 1.5×
+            // and the 3200-px copies (goiv_g950_game_mode_pidgey_de 220 for 226,
+            // chrisnoisel_android_28_28 957 for 951); none elsewhere.
+            #expect(t.sureWrong <= ([.dense, .large].contains(variant) ? 1 : 0), "\(variant): \(t)")
             switch variant {
             case .small, .dense:
                 // Below the issue's bars still (issue 38 open): floors at today's figures.
@@ -161,6 +172,7 @@ struct TransformedScreensTests {
             let floor = floors[variant]!
             #expect(t.n == 69 && t.cp >= floor.cp && t.hpMax >= floor.hp && t.species >= floor.species, "\(variant): \(t)")
             #expect(t.cpWrong <= floor.cpWrong && t.hpMaxWrong <= 1 && t.speciesWrong <= 1, "\(variant): \(t)")
+            #expect(t.sureWrong == 0, "\(variant): \(t)")
         }
     }
 }
