@@ -177,7 +177,7 @@ public final class ScreenReader {
     /// `keepOrange` keeps orange text (a lucky Pokémon's halved stardust cost) as ink. Light
     /// text is at least `white` in its darkest channel (lower under a dim layer).
     package func prepare(_ image: Image, _ rect: PixelRect, lightText: Bool, glyphHeight: Int? = nil, keepOrange: Bool = false,
-                         white: Int = 245) throws -> Image {
+                         white: Int = 245, dimmed: Bool = false) throws -> Image {
         guard let r = rect.clamped(width: image.width, height: image.height) else { throw IVError.invalid("field outside the screen") }
         var colour = try image.cropped(to: r).converted(to: .rgb8)
         if !lightText {
@@ -204,9 +204,11 @@ public final class ScreenReader {
         var out = crop
         if lightText {
             let background = ScreenReader.opening(crop, size: max(5, glyphHeight.map { Int(Double($0) * scale) } ?? crop.height / 4))
-            // A lossy copy (a messenger's JPEG) leaves the white text speckled: hysteresis closes it up.
-            out = ScreenReader.hysteresis(crop, background: background, strong: white,
-                                          weak: ScreenReader.lossy(crop, background: background) ? white - ScreenReader.lossyMargin : white)
+            // A lossy copy (a messenger's JPEG) leaves the white text speckled: hysteresis closes
+            // it up. Not under a dim layer: there nothing is at 255, and the lower threshold let
+            // the dimmed sky join the digits (DimmedCardTests misread three CPs).
+            let lossy = !dimmed && ScreenReader.lossy(crop, background: background)
+            out = ScreenReader.hysteresis(crop, background: background, strong: white, weak: lossy ? white - ScreenReader.lossyMargin : white)
         } else {
             let threshold = ScreenReader.otsu(crop.packedBytes)
             for y in 0 ..< out.height {
@@ -554,7 +556,7 @@ public final class ScreenReader {
         let arc = dimmed?.arc ?? LevelArc.find(in: image, bar: bar, luckyLine: luckyLine)
         reading.arc = arc
         let cpBox = PixelRect(x: centre - u(300), y: max(0, bar.y - u(1000)), width: u(600), height: bar.y - u(520) - max(0, bar.y - u(1000)))
-        if let (cp, field) = try cp(dimmed?.image ?? image, cpBox, arc: arc, white: dimmed?.white ?? 245) { reading.cp = cp; reading.fields["cp"] = field }
+        if let (cp, field) = try cp(dimmed?.image ?? image, cpBox, arc: arc, white: dimmed?.white ?? 245, dimmed: dimmed != nil) { reading.cp = cp; reading.fields["cp"] = field }
         // Something bar-like without the CP above it or the HP under it (the small detail
         // screen among the recent-apps switcher's thumbnails, say) is no detail screen to read.
         if reading.cp == nil && reading.hpMax == nil {
@@ -644,9 +646,9 @@ public final class ScreenReader {
     /// The CP in `box`: the tallest white digits, centred. The top-hat is as wide as the
     /// digits' box of a 16:9 screen (47 units), and the arc's line is wiped out first: digits
     /// are the tallest glyphs there, above the status bar's icons and the "CP" label.
-    func cp(_ image: Image, _ box: PixelRect, arc: LevelArc?, white: Int = 245) throws -> (Int, ScreenField)? {
+    func cp(_ image: Image, _ box: PixelRect, arc: LevelArc?, white: Int = 245, dimmed: Bool = false) throws -> (Int, ScreenField)? {
         let unit = Double(image.width) / 1080
-        guard var binary = try? prepare(image, box, lightText: true, glyphHeight: Int(47 * unit), white: white) else { return nil }
+        guard var binary = try? prepare(image, box, lightText: true, glyphHeight: Int(47 * unit), white: white, dimmed: dimmed) else { return nil }
         if let arc { ScreenReader.erase(arc, from: &binary, box: box, halfWidth: 8 * unit) }
         let scale = Double(binary.height) / Double(box.height)
         guard let digits = try ScreenReader.cpGlyphs(binary, minHeight: Int(50 * unit * scale), offCentre: Int(200 * unit * scale)) else { return nil }
