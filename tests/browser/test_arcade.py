@@ -13,6 +13,15 @@ import pytest
 from conftest import FIXTURES, SIZES, shoot
 import motion_traces as traces
 
+
+def until(page, expression, timeout=10):
+    """Polls a JavaScript expression (evaluate, allowed under the page's CSP) until it is truthy."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {expression}")
+        time.sleep(0.1)
+
 SENSORS = ("accelerometer", "linear-acceleration", "gyroscope", "relative-orientation")
 BROAD = FIXTURES / "imu" / "broad" / "02_undisturbed_slow_rotation_B.csv.gz"
 
@@ -242,8 +251,10 @@ def test_arcade_choose(browser, server, size):
     # The big screen before anyone joins: the code and the QR code in view without scrolling,
     # the QR code large enough to scan across a room.
     page.get_by_role("button", name="Play on this screen, phone as controller").click()
-    page.wait_for_function("document.getElementById('join-code').textContent.length === 6")
-    page.wait_for_function("document.getElementById('join-qr').complete && document.getElementById('join-qr').naturalWidth > 0")
+    # Polled with evaluate: this page runs under its Content-Security-Policy (no bypass), where
+    # wait_for_function's polling evaluates a string and is refused once the first check fails.
+    until(page, "document.getElementById('join-code').textContent.length === 6")
+    until(page, "document.getElementById('join-qr').complete && document.getElementById('join-qr').naturalWidth > 0")
     shoot(page, f"arcade-join-{size}")
     height = SIZES[size]["height"]
     code, qr = page.locator("#join-code").bounding_box(), page.locator("#join-qr").bounding_box()
