@@ -120,7 +120,7 @@ public final class ScreenScanner {
         guard let species = resolved else { return scan }
         scan.species = species
         scan.combinations = try calculator.combinations(query(species))
-        scan.doubts = doubts(reading, species: species, date: date, query: query)
+        scan.doubts = doubts(reading, species: species, combinations: scan.combinations, date: date, query: query)
         // With the readings, the dot picks the nearest of the levels they allow.
         if let trainerLevel, let arc = reading.arc,
            let level = try arc.level(trainerLevel: trainerLevel, asOf: date, data: data, among: Array(Set(scan.combinations.map(\.level)))) {
@@ -135,8 +135,10 @@ public final class ScreenScanner {
         return scan
     }
 
-    /// What disagrees with `species`, the answer the readings resolved to (see `ScanDoubt`).
-    func doubts(_ reading: ScreenReading, species: Species, date: GameDate?, query: (Species) -> IVQuery) -> [ScanDoubt] {
+    /// What disagrees with `species`, the answer the readings resolved to, whose `combinations`
+    /// today's stats give (see `ScanDoubt`).
+    func doubts(_ reading: ScreenReading, species: Species, combinations found: [IVCombination], date: GameDate?,
+                query: (Species) -> IVQuery) -> [ScanDoubt] {
         let data = calculator.data
         var doubts: [ScanDoubt] = []
         let family = (try? data.species(species.name))?.family ?? species.family
@@ -162,7 +164,7 @@ public final class ScreenScanner {
         // Without a date, the stats of today apply; if an earlier table gives other IVs (or
         // fits at all where today's do not), the date decides.
         if date == nil {
-            let today = Set(((try? calculator.combinations(query(species))) ?? []).map { [$0.attack, $0.defense, $0.stamina] })
+            let today = Set(found.map { [$0.attack, $0.defense, $0.stamina] })
             let differing = data.history.compactMap { era -> String? in
                 let day = era.from ?? GameDate.launch
                 guard let then = try? data.species(species.name, asOf: day),

@@ -165,9 +165,7 @@ function present(card, report, image, entry = null) {
     const plausible = /^[\p{L}][\p{L} .'’-]{2,}$/u.test(name);
     const use = plausible ? h("button", { type: "button", text: `Use “${name}”` }) : "";
     use && use.addEventListener("click", () => {
-      card.form.inputs.species.value = name;
-      card.form.inputs.species.dispatchEvent(new Event("change", { bubbles: true }));
-      card.form.setForms(null).then(() => card.live.run());
+      useSpecies(card, name);
       use.remove();
     });
     card.status.className = "status warn";
@@ -191,6 +189,13 @@ function present(card, report, image, entry = null) {
   fill(card, report, image, entry);
 }
 
+/** Puts `name` in the card's species field and recomputes (its forms first). */
+function useSpecies(card, name) {
+  card.form.inputs.species.value = name;
+  card.form.inputs.species.dispatchEvent(new Event("change", { bubbles: true }));
+  card.form.setForms(null).then(() => card.live.run());
+}
+
 /**
  * A scan whose readings disagree (the name read is another species than the numbers fit, the
  * candy another family, the date unknown where it changes the IVs): amber, the reasons, and a
@@ -202,9 +207,7 @@ function showDoubts(card, report) {
   const buttons = others.map((name) => {
     const use = h("button", { type: "button", class: "choice", text: `It is ${name}` });
     use.addEventListener("click", () => {
-      card.form.inputs.species.value = name;
-      card.form.inputs.species.dispatchEvent(new Event("change", { bubbles: true }));
-      card.form.setForms(null).then(() => card.live.run());
+      useSpecies(card, name);
       status(card.status, `Species set to ${name}. Check each value against its crop.`, "ok");
     });
     return use;
